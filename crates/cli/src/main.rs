@@ -1,0 +1,4 @@
+//! The `fifteen` command line.
+#![forbid(unsafe_code)]
+
+fn main() {}

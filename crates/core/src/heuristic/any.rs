@@ -1,0 +1,126 @@
+//! Choosing a heuristic at run time. Each search is still monomorphised per heuristic: the
+//! `match` happens once per solve, never per node.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Exact, Heuristic, LinearConflict, Manhattan, Misplaced};
+use crate::board::Board;
+use crate::search::{Algorithm, Limits, Problem, SearchError, Solution, solve_with};
+
+/// The heuristics by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeuristicKind {
+    /// [`Misplaced`].
+    Misplaced,
+    /// [`Manhattan`].
+    Manhattan,
+    /// [`LinearConflict`].
+    LinearConflict,
+    /// [`Exact`] (boards of at most 9 cells).
+    Exact,
+    /// Additive pattern databases (loaded separately).
+    Pdb,
+}
+
+impl HeuristicKind {
+    /// All kinds, weakest first.
+    pub const ALL: [HeuristicKind; 5] = [
+        HeuristicKind::Misplaced,
+        HeuristicKind::Manhattan,
+        HeuristicKind::LinearConflict,
+        HeuristicKind::Pdb,
+        HeuristicKind::Exact,
+    ];
+
+    /// The command-line name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            HeuristicKind::Misplaced => "misplaced",
+            HeuristicKind::Manhattan => "manhattan",
+            HeuristicKind::LinearConflict => "linear-conflict",
+            HeuristicKind::Exact => "exact",
+            HeuristicKind::Pdb => "pdb",
+        }
+    }
+}
+
+impl fmt::Display for HeuristicKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for HeuristicKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<HeuristicKind, String> {
+        HeuristicKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
+            format!(
+                "unknown heuristic {s:?}: expected one of misplaced, manhattan, linear-conflict, exact, pdb"
+            )
+        })
+    }
+}
+
+/// A built heuristic of any kind.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum AnyHeuristic {
+    /// See [`Misplaced`].
+    Misplaced(Misplaced),
+    /// See [`Manhattan`].
+    Manhattan(Manhattan),
+    /// See [`LinearConflict`].
+    LinearConflict(LinearConflict),
+    /// See [`Exact`].
+    Exact(Exact),
+}
+
+/// Runs `$body` with `$h` bound to the concrete heuristic inside `$any`.
+macro_rules! dispatch {
+    ($any:expr, $h:ident => $body:expr) => {
+        match $any {
+            AnyHeuristic::Misplaced($h) => $body,
+            AnyHeuristic::Manhattan($h) => $body,
+            AnyHeuristic::LinearConflict($h) => $body,
+            AnyHeuristic::Exact($h) => $body,
+        }
+    };
+}
+
+impl AnyHeuristic {
+    /// Builds a heuristic that needs nothing but the goal. `Pdb` needs its databases loaded
+    /// first, and `Exact` needs a board of at most 9 cells; both give `None` here otherwise.
+    pub fn build(kind: HeuristicKind, goal: &Board) -> Option<AnyHeuristic> {
+        Some(match kind {
+            HeuristicKind::Misplaced => AnyHeuristic::Misplaced(Misplaced::new(goal)),
+            HeuristicKind::Manhattan => AnyHeuristic::Manhattan(Manhattan::new(goal)),
+            HeuristicKind::LinearConflict => {
+                AnyHeuristic::LinearConflict(LinearConflict::new(goal))
+            }
+            HeuristicKind::Exact => AnyHeuristic::Exact(Exact::new(goal)?),
+            HeuristicKind::Pdb => return None,
+        })
+    }
+
+    /// The heuristic's name.
+    pub fn name(&self) -> &str {
+        dispatch!(self, h => h.name())
+    }
+
+    /// The estimate for a whole board.
+    pub fn estimate(&self, cells: &[u8]) -> u32 {
+        dispatch!(self, h => h.estimate(cells))
+    }
+
+    /// Solves `problem` with `algorithm`, statically dispatched on the heuristic.
+    pub fn solve(
+        &self,
+        problem: &Problem,
+        algorithm: Algorithm,
+        limits: &Limits,
+    ) -> Result<Solution, SearchError> {
+        dispatch!(self, h => solve_with(problem, h, algorithm, limits))
+    }
+}

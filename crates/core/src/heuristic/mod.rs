@@ -1,0 +1,92 @@
+//! Heuristics: admissible estimates of the moves left, each updated incrementally per move.
+//!
+//! Every search is generic over [`Heuristic`] (static dispatch, nothing allocated per node).
+//! A heuristic keeps whatever it needs per node in its `State` (a value for Manhattan, per-line
+//! conflict counts for linear conflict, database indices for a pattern database) so that a move
+//! costs an update, not a recomputation. [`Heuristic::prefetch`] lets a memory-bound heuristic
+//! start loading its table entries for a child before the search descends into it.
+
+mod any;
+mod exact;
+mod linear_conflict;
+mod manhattan;
+mod misplaced;
+
+pub use any::{AnyHeuristic, HeuristicKind};
+pub use exact::{EXACT_MAX_CELLS, Exact};
+pub use linear_conflict::LinearConflict;
+pub use manhattan::Manhattan;
+pub use misplaced::Misplaced;
+
+use crate::board::{Board, MAX_CELLS, Size};
+
+/// An estimate of the number of moves from a position to a fixed goal.
+///
+/// The contract the searches rely on:
+/// - `h(init(cells))` is the estimate for `cells`;
+/// - `step(s, after, tile, from, to)` is the state of the board `after`, reached from the board
+///   of `s` by sliding `tile` from cell `from` to cell `to` (where the blank was);
+/// - an admissible heuristic ([`Heuristic::admissible`]) never overestimates, which is what
+///   makes IDA* and A* answers optimal.
+pub trait Heuristic: Sync {
+    /// Per-node data carried down the search.
+    type State: Copy + Send + Sync;
+
+    /// The name used on the command line and in reports.
+    fn name(&self) -> &str;
+
+    /// The board size this heuristic was built for.
+    fn size(&self) -> Size;
+
+    /// The state of a whole board.
+    fn init(&self, cells: &[u8]) -> Self::State;
+
+    /// The estimate held in `state`.
+    fn h(&self, state: &Self::State) -> u32;
+
+    /// The state after sliding `tile` from `from` to `to`; `after` is the board after the move.
+    fn step(
+        &self,
+        state: &Self::State,
+        after: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> Self::State;
+
+    /// Start loading whatever [`Heuristic::h`] will read for `state`. A no-op unless the
+    /// heuristic reads large tables.
+    #[inline(always)]
+    fn prefetch(&self, _state: &Self::State) {}
+
+    /// Whether the estimate never exceeds the true distance.
+    fn admissible(&self) -> bool {
+        true
+    }
+
+    /// The estimate for a whole board.
+    fn estimate(&self, cells: &[u8]) -> u32 {
+        self.h(&self.init(cells))
+    }
+}
+
+/// Where each tile belongs: the goal, arranged for fast lookups.
+#[derive(Clone, Debug)]
+pub(crate) struct GoalCells {
+    pub(crate) size: Size,
+    /// `cell[t]`: the goal cell of tile `t`.
+    pub(crate) cell: [u8; MAX_CELLS],
+}
+
+impl GoalCells {
+    pub(crate) fn new(goal: &Board) -> GoalCells {
+        let mut cell = [0u8; MAX_CELLS];
+        for (c, &t) in goal.cells().iter().enumerate() {
+            cell[t as usize] = c as u8;
+        }
+        GoalCells { size: goal.size(), cell }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,4 @@
+//! `cargo xtask`: project chores (database generation, benchmarks, release packaging).
+#![forbid(unsafe_code)]
+
+fn main() {}
