@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use super::{Exact, Heuristic, LinearConflict, Manhattan, Misplaced};
 use crate::board::Board;
+use crate::pdb::PdbHeuristic;
 use crate::search::{Algorithm, Limits, Problem, SearchError, Solution, solve_with};
 
 /// The heuristics by name.
@@ -75,6 +76,8 @@ pub enum AnyHeuristic {
     LinearConflict(LinearConflict),
     /// See [`Exact`].
     Exact(Exact),
+    /// See [`PdbHeuristic`].
+    Pdb(PdbHeuristic),
 }
 
 /// Runs `$body` with `$h` bound to the concrete heuristic inside `$any`.
@@ -85,6 +88,7 @@ macro_rules! dispatch {
             AnyHeuristic::Manhattan($h) => $body,
             AnyHeuristic::LinearConflict($h) => $body,
             AnyHeuristic::Exact($h) => $body,
+            AnyHeuristic::Pdb($h) => $body,
         }
     };
 }

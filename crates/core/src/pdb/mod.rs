@@ -2,10 +2,19 @@
 //! loader), the file format, loading, and the database-backed heuristic.
 
 mod format;
+mod heuristic;
 mod rank;
+mod set;
+mod table;
 
 pub use format::{
     ENDIANNESS_CHECK, EntryEncoding, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN, Pdb, PdbError,
     PdbHeader, PdbMeta, UNREACHABLE, encode, encode_header, write_pdb_file,
 };
+pub use heuristic::{PdbHeuristic, PdbState};
 pub use rank::{placements, rank, unrank};
+pub use set::{PdbSet, PdbSetError, Scan, best_set, scan_dir};
+pub use table::{LoadMode, PdbTable};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,229 @@
+//! The additive pattern-database heuristic, with symmetric lookups.
+//!
+//! Databases are built once for a *canonical goal* (the one in their header). A position is
+//! looked up through a *view*: a symmetry of the grid (a cell map) plus a relabelling of the
+//! tiles, chosen so that the problem's goal becomes the canonical goal. Because a view is an
+//! automorphism of the puzzle's state graph that maps goal to goal, the distance is unchanged and
+//! every view's sum is admissible; the heuristic is the maximum over views.
+//!
+//! - The *main* view maps the problem's goal onto the canonical goal. It exists whenever a grid
+//!   symmetry takes the goal's blank cell to the canonical blank cell: with the usual databases
+//!   (blank top-left), every goal with the blank in a corner, whatever the tile order.
+//! - The *reflected* views compose the main view with each symmetry that fixes the canonical
+//!   blank cell: on a square board with the blank in a corner, the reflection across the diagonal
+//!   through that corner (Korf & Felner's reflected lookup).
+
+use std::sync::Arc;
+
+use super::rank;
+use super::set::PdbSetError as PdbError;
+use super::table::PdbTable;
+use crate::board::{Board, MAX_CELLS, Size};
+use crate::heuristic::Heuristic;
+
+/// Most (view, pattern) lookups per position; bounds the per-node state.
+const MAX_LOOKUPS: usize = 16;
+
+/// A grid symmetry as a cell map: `map[c]` is the image of cell `c`.
+type CellMap = [u8; MAX_CELLS];
+
+/// The symmetries of the grid: 8 for a square, 4 for a rectangle. Identity first.
+fn symmetries(size: Size) -> Vec<CellMap> {
+    let (w, h) = (size.width(), size.height());
+    let mut out = Vec::new();
+    for transpose in [false, true] {
+        if transpose && w != h {
+            continue;
+        }
+        for flip_rows in [false, true] {
+            for flip_cols in [false, true] {
+                let mut map = [0u8; MAX_CELLS];
+                for (cell, image) in map.iter_mut().enumerate().take(size.cells()) {
+                    let (mut r, mut c) = (cell / w, cell % w);
+                    if transpose {
+                        (r, c) = (c, r);
+                    }
+                    if flip_rows {
+                        r = h - 1 - r;
+                    }
+                    if flip_cols {
+                        c = w - 1 - c;
+                    }
+                    *image = (r * w + c) as u8;
+                }
+                out.push(map);
+            }
+        }
+    }
+    out
+}
+
+/// One way of looking a position up: a cell map and, per pattern, which of the position's tiles
+/// play the pattern's tiles (in rank order).
+#[derive(Clone, Debug)]
+struct View {
+    cells: CellMap,
+    /// `players[p]`: the position's tiles whose cells, mapped, form pattern `p`'s placement.
+    players: Vec<Vec<u8>>,
+    /// `pattern_of[t]`: the pattern a position's tile `t` plays in, or `u8::MAX` for none.
+    pattern_of: [u8; MAX_CELLS],
+}
+
+/// The additive pattern-database heuristic: the maximum over views of the sum over patterns.
+#[derive(Clone, Debug)]
+pub struct PdbHeuristic {
+    size: Size,
+    name: String,
+    tables: Vec<Arc<PdbTable>>,
+    views: Vec<View>,
+}
+
+/// Per-node state: where each tile is, and the last value read for each (view, pattern).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PdbState {
+    pos: [u8; MAX_CELLS],
+    values: [u8; MAX_LOOKUPS],
+}
+
+impl PdbHeuristic {
+    /// A heuristic for `goal` from disjoint pattern tables that share one canonical goal.
+    ///
+    /// `reflect` adds the lookups through the symmetries that fix the canonical blank cell.
+    /// Fails if the tables disagree on board or goal, overlap, or if no grid symmetry maps
+    /// `goal`'s blank cell onto the canonical one (build databases for that goal instead).
+    pub fn new(
+        goal: &Board,
+        tables: Vec<Arc<PdbTable>>,
+        reflect: bool,
+        name: impl Into<String>,
+    ) -> Result<PdbHeuristic, PdbError> {
+        let size = goal.size();
+        let first = tables.first().ok_or(PdbError::NoTables)?;
+        let canonical = first.goal();
+        for t in &tables {
+            if t.size() != size {
+                return Err(PdbError::WrongBoard { expected: size, found: t.size() });
+            }
+            if t.goal() != canonical {
+                return Err(PdbError::MixedGoals);
+            }
+        }
+        let n = size.cells();
+        let mut pattern_of_canonical = [u8::MAX; MAX_CELLS];
+        for (p, t) in tables.iter().enumerate() {
+            for &tile in t.tiles() {
+                if pattern_of_canonical[tile as usize] != u8::MAX {
+                    return Err(PdbError::OverlappingPatterns { tile });
+                }
+                pattern_of_canonical[tile as usize] = p as u8;
+            }
+        }
+        let syms = symmetries(size);
+        let canonical_blank = canonical.blank();
+        let main = syms
+            .iter()
+            .find(|s| s[goal.blank()] as usize == canonical_blank)
+            .ok_or(PdbError::GoalNotCovered { blank: goal.blank() })?;
+        let goal_pos = goal.positions();
+        let mut views = Vec::new();
+        for extra in syms.iter().filter(|s| s[canonical_blank] as usize == canonical_blank) {
+            let is_identity = extra.iter().take(n).enumerate().all(|(c, &x)| c == x as usize);
+            if !is_identity && !reflect {
+                continue;
+            }
+            if (views.len() + 1) * tables.len() > MAX_LOOKUPS {
+                break;
+            }
+            // Cell map: main symmetry, then the extra one. Tile t plays the canonical tile found
+            // on the image of t's goal cell.
+            let mut cells = [0u8; MAX_CELLS];
+            for c in 0..n {
+                cells[c] = extra[main[c] as usize];
+            }
+            let mut players = vec![Vec::new(); tables.len()];
+            let mut pattern_of = [u8::MAX; MAX_CELLS];
+            let mut plays = [0u8; MAX_CELLS];
+            for t in 1..n {
+                plays[t] = canonical.cells()[cells[goal_pos[t] as usize] as usize];
+            }
+            for (p, table) in tables.iter().enumerate() {
+                for &u in table.tiles() {
+                    let t = (1..n).find(|&t| plays[t] == u).unwrap_or(0) as u8;
+                    players[p].push(t);
+                    pattern_of[t as usize] = p as u8;
+                }
+            }
+            views.push(View { cells, players, pattern_of });
+        }
+        Ok(PdbHeuristic { size, name: name.into(), tables, views })
+    }
+
+    /// The number of lookups per position (views times patterns).
+    pub fn lookups(&self) -> usize {
+        self.views.len() * self.tables.len()
+    }
+
+    #[inline]
+    fn lookup(&self, view: &View, pattern: usize, pos: &[u8; MAX_CELLS]) -> u8 {
+        let mut placement = [0u8; MAX_CELLS];
+        let players = &view.players[pattern];
+        for (slot, &t) in placement.iter_mut().zip(players) {
+            *slot = view.cells[pos[t as usize] as usize];
+        }
+        let index = rank(self.size.cells(), &placement[..players.len()]);
+        self.tables[pattern].get(index)
+    }
+}
+
+impl Heuristic for PdbHeuristic {
+    type State = PdbState;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn size(&self) -> Size {
+        self.size
+    }
+
+    fn init(&self, cells: &[u8]) -> PdbState {
+        let mut pos = [0u8; MAX_CELLS];
+        for (c, &t) in cells.iter().enumerate() {
+            pos[t as usize] = c as u8;
+        }
+        let mut values = [0u8; MAX_LOOKUPS];
+        let np = self.tables.len();
+        for (v, view) in self.views.iter().enumerate() {
+            for p in 0..np {
+                values[v * np + p] = self.lookup(view, p, &pos);
+            }
+        }
+        PdbState { pos, values }
+    }
+
+    #[inline]
+    fn h(&self, s: &PdbState) -> u32 {
+        let np = self.tables.len();
+        let mut best = 0;
+        for v in 0..self.views.len() {
+            let sum: u32 = s.values[v * np..(v + 1) * np].iter().map(|&x| x as u32).sum();
+            best = best.max(sum);
+        }
+        best
+    }
+
+    #[inline]
+    fn step(&self, s: &PdbState, _after: &[u8], tile: u8, from: usize, to: usize) -> PdbState {
+        let mut n = *s;
+        n.pos[tile as usize] = to as u8;
+        n.pos[0] = from as u8;
+        let np = self.tables.len();
+        for (v, view) in self.views.iter().enumerate() {
+            let p = view.pattern_of[tile as usize];
+            if p != u8::MAX {
+                n.values[v * np + p as usize] = self.lookup(view, p as usize, &n.pos);
+            }
+        }
+        n
+    }
+}

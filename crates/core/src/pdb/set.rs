@@ -1,0 +1,146 @@
+//! Database sets: finding the tables in a folder, grouping them into complete disjoint
+//! partitions, and choosing the strongest set that serves a goal.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::PdbError;
+use super::heuristic::PdbHeuristic;
+use super::table::{LoadMode, PdbTable};
+use crate::board::{Board, Size};
+
+/// A complete partition of the tiles into pattern tables that share a board and a goal.
+#[derive(Clone, Debug)]
+pub struct PdbSet {
+    /// The preset name (`4x4-7-8`, `4x4-6-6-3`, ...) or `custom`.
+    pub name: String,
+    /// The tables, one per pattern.
+    pub tables: Vec<Arc<PdbTable>>,
+}
+
+/// Why no set could be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PdbSetError {
+    /// A table failed to load.
+    #[error("{0}")]
+    Table(#[from] PdbError),
+    /// No tables were given.
+    #[error("no pattern tables given")]
+    NoTables,
+    /// A table is for another board size.
+    #[error("wrong database for this board: it is for {found} but the board is {expected}")]
+    WrongBoard {
+        /// The board's size.
+        expected: Size,
+        /// The table's size.
+        found: Size,
+    },
+    /// The tables of a set were built for different goals.
+    #[error("the tables of the set were built for different goals")]
+    MixedGoals,
+    /// Two tables share a tile.
+    #[error("tile {tile} is in two patterns: the set is not a disjoint partition")]
+    OverlappingPatterns {
+        /// The shared tile.
+        tile: u8,
+    },
+    /// The goal's blank cannot be mapped onto the databases' blank by a symmetry.
+    #[error(
+        "wrong database for this goal: no symmetry of the board takes the goal's blank (cell {blank}) to the databases' blank; build databases for this goal with `pdb-gen --goal`"
+    )]
+    GoalNotCovered {
+        /// The goal's blank cell.
+        blank: usize,
+    },
+}
+
+impl PdbSet {
+    /// Total entries over the tables: larger patterns give stronger estimates.
+    pub fn entries(&self) -> u64 {
+        self.tables.iter().map(|t| t.header().entry_count).sum()
+    }
+
+    /// The board size.
+    pub fn size(&self) -> Size {
+        self.tables[0].size()
+    }
+
+    /// The heuristic for `goal`, with reflected lookups if `reflect`.
+    pub fn heuristic(&self, goal: &Board, reflect: bool) -> Result<PdbHeuristic, PdbSetError> {
+        let name = if reflect {
+            format!("pdb {} +reflect", self.name)
+        } else {
+            format!("pdb {}", self.name)
+        };
+        PdbHeuristic::new(goal, self.tables.clone(), reflect, name)
+    }
+
+    /// Whether this set can serve `goal` (right size, blank reachable by a symmetry).
+    pub fn serves(&self, goal: &Board) -> bool {
+        self.size() == goal.size() && self.heuristic(goal, false).is_ok()
+    }
+}
+
+/// What a folder holds: the complete sets, and the files that failed to load.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Complete sets, strongest first.
+    pub sets: Vec<PdbSet>,
+    /// Files ending in `.pdb` that could not be used, with why.
+    pub errors: Vec<(PathBuf, PdbError)>,
+    /// Valid tables that belong to no complete set.
+    pub incomplete: Vec<PathBuf>,
+}
+
+/// Opens every `*.pdb` file in `dir` and groups the tables into complete sets. A missing folder
+/// is an empty scan.
+pub fn scan_dir(dir: &Path, mode: LoadMode) -> Scan {
+    let mut scan = Scan::default();
+    let Ok(read) = std::fs::read_dir(dir) else { return scan };
+    let mut paths: Vec<PathBuf> = read
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
+        .collect();
+    paths.sort();
+    let mut tables: Vec<Arc<PdbTable>> = Vec::new();
+    for p in paths {
+        match PdbTable::open(&p, mode) {
+            Ok(t) => tables.push(Arc::new(t)),
+            Err(e) => scan.errors.push((p, e)),
+        }
+    }
+    // Group by (preset, size, goal); keep groups that partition all tiles exactly.
+    let mut groups: Vec<(String, Vec<Arc<PdbTable>>)> = Vec::new();
+    for t in tables {
+        let name = t.header().preset.clone().unwrap_or_else(|| "custom".to_string());
+        match groups
+            .iter_mut()
+            .find(|(n, g)| *n == name && g[0].size() == t.size() && g[0].goal() == t.goal())
+        {
+            Some((_, g)) => g.push(t),
+            None => groups.push((name, vec![t])),
+        }
+    }
+    for (name, group) in groups {
+        let n = group[0].size().cells();
+        let mut count = vec![0u32; n];
+        for t in &group {
+            for &tile in t.tiles() {
+                count[tile as usize] += 1;
+            }
+        }
+        if count[1..].iter().all(|&c| c == 1) {
+            scan.sets.push(PdbSet { name, tables: group });
+        } else {
+            scan.incomplete.extend(group.iter().filter_map(|t| t.path().map(Path::to_path_buf)));
+        }
+    }
+    scan.sets.sort_by_key(|s| std::cmp::Reverse(s.entries()));
+    scan
+}
+
+/// The strongest set in `dir` that serves `goal`, if any.
+pub fn best_set(dir: &Path, goal: &Board, mode: LoadMode) -> Option<PdbSet> {
+    scan_dir(dir, mode).sets.into_iter().find(|s| s.serves(goal))
+}

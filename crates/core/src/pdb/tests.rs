@@ -1,0 +1,139 @@
+//! Tests of loading and of the database heuristic's views, on a 3x3 table built here by a plain
+//! breadth-first search (an independent oracle, not pdb-gen).
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use super::*;
+use crate::{Board, Dir, Heuristic, Size};
+
+/// Distances from `goal` of every 3x3 position, keyed by the placement of tiles 1..8.
+fn exact_table(goal: &Board) -> Vec<u8> {
+    let n = 9;
+    let mut table = vec![UNREACHABLE; placements(n, 8) as usize];
+    let key = |b: &Board| {
+        let pos = b.positions();
+        rank(n, &pos[1..])
+    };
+    table[key(goal) as usize] = 0;
+    let mut queue = VecDeque::from([goal.clone()]);
+    while let Some(b) = queue.pop_front() {
+        let d = table[key(&b) as usize];
+        for dir in Dir::ALL {
+            let mut c = b.clone();
+            if c.apply(dir).is_some() && table[key(&c) as usize] == UNREACHABLE {
+                table[key(&c) as usize] = d + 1;
+                queue.push_back(c);
+            }
+        }
+    }
+    table
+}
+
+fn table_for(goal: &Board, tiles: &[u8], entries: &[u8]) -> Arc<PdbTable> {
+    let bytes = encode(goal, tiles, &PdbMeta::default(), entries).unwrap();
+    Arc::new(PdbTable::from_vec(bytes).unwrap())
+}
+
+/// Every position of the 3x3 (both parities' reachable half), via a BFS from `goal`.
+fn all_positions(goal: &Board) -> Vec<(Board, u32)> {
+    let table = exact_table(goal);
+    let mut out = Vec::new();
+    let mut cells = [0u8; 8];
+    for i in 0..placements(9, 8) {
+        if table[i as usize] == UNREACHABLE {
+            continue;
+        }
+        unrank(9, i, &mut cells);
+        let mut board = [0u8; 9];
+        for (t, &c) in cells.iter().enumerate() {
+            board[c as usize] = t as u8 + 1;
+        }
+        out.push((Board::from_cells(Size::S3X3, &board).unwrap(), table[i as usize] as u32));
+    }
+    out
+}
+
+#[test]
+fn exact_table_through_every_view_is_exact() {
+    let canonical = Board::blank_first(Size::S3X3);
+    let table = table_for(&canonical, &[1, 2, 3, 4, 5, 6, 7, 8], &exact_table(&canonical));
+    // The blank-last goal and a scrambled-corner goal are served through symmetries.
+    let goals = [
+        canonical.clone(),
+        Board::blank_last(Size::S3X3),
+        Board::parse("5 3 0 1 8 7 2 4 6", None).unwrap(),
+    ];
+    for goal in goals {
+        let truth = all_positions(&goal);
+        assert_eq!(truth.len(), 181_440);
+        for reflect in [false, true] {
+            let h = PdbHeuristic::new(&goal, vec![table.clone()], reflect, "t").unwrap();
+            for (b, d) in truth.iter().step_by(7) {
+                assert_eq!(h.estimate(b.cells()), *d, "goal {goal:?} board {b:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn centre_blank_goal_is_refused() {
+    let canonical = Board::blank_first(Size::S3X3);
+    let table = table_for(&canonical, &[1, 2, 3, 4, 5, 6, 7, 8], &exact_table(&canonical));
+    let goal = Board::parse("1 2 3 4 0 5 6 7 8", None).unwrap();
+    let err = PdbHeuristic::new(&goal, vec![table], true, "t").unwrap_err();
+    assert!(matches!(err, PdbSetError::GoalNotCovered { blank: 4 }));
+}
+
+#[test]
+fn incremental_steps_match_init() {
+    let canonical = Board::blank_first(Size::S3X3);
+    let table = table_for(&canonical, &[1, 2, 3, 4, 5, 6, 7, 8], &exact_table(&canonical));
+    let goal = Board::blank_last(Size::S3X3);
+    let h = PdbHeuristic::new(&goal, vec![table], true, "t").unwrap();
+    assert_eq!(h.lookups(), 2);
+    let mut b = goal.clone();
+    let mut s = h.init(b.cells());
+    for i in 0..500usize {
+        let d = Dir::ALL[(i * 7 + i / 3) % 4];
+        let blank = b.blank();
+        let Some(to) = d.neighbor(b.size(), blank) else { continue };
+        let tile = b.apply(d).unwrap();
+        s = h.step(&s, b.cells(), tile, to, blank);
+        assert_eq!(s, h.init(b.cells()));
+    }
+}
+
+#[test]
+fn files_load_by_mmap_and_resident_and_sets_group() {
+    let dir = std::env::temp_dir().join(format!("fifteen-pdb-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let canonical = Board::blank_first(Size::S3X3);
+    let meta = PdbMeta { generator: "test".into(), preset: Some("3x3-8".into()) };
+    let path = dir.join("3x3-8.pdb");
+    write_pdb_file(&path, &canonical, &[1, 2, 3, 4, 5, 6, 7, 8], &meta, &exact_table(&canonical))
+        .unwrap();
+    std::fs::write(dir.join("junk.pdb"), b"this is not a pattern database at all").unwrap();
+    for mode in [LoadMode::Mmap, LoadMode::Resident] {
+        let t = PdbTable::open(&path, mode).unwrap();
+        t.verify().unwrap();
+        assert_eq!(t.is_mapped(), mode == LoadMode::Mmap);
+        let scan = scan_dir(&dir, mode);
+        assert_eq!(scan.sets.len(), 1);
+        assert_eq!(scan.sets[0].name, "3x3-8");
+        assert_eq!(scan.errors.len(), 1);
+        assert!(matches!(scan.errors[0].1, PdbError::BadMagic { .. }));
+        let set = best_set(&dir, &Board::blank_last(Size::S3X3), mode).unwrap();
+        assert!(best_set(&dir, &Board::blank_last(Size::S4X4), mode).is_none());
+        let h = set.heuristic(&Board::blank_last(Size::S3X3), true).unwrap();
+        let b = Board::parse("8 6 7 2 5 4 3 0 1", None).unwrap();
+        assert_eq!(h.estimate(b.cells()), 31);
+    }
+    // A directory where a file should be is refused, not mapped.
+    std::fs::create_dir_all(dir.join("dir.pdb")).unwrap();
+    assert!(matches!(
+        PdbTable::open(&dir.join("dir.pdb"), LoadMode::Mmap),
+        Err(PdbError::Io { .. })
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
