@@ -448,7 +448,7 @@ impl Board {
             Ok(())
         } else {
             Err(Unsolvable::Parity {
-                permutation: if transpositions % 2 == 0 { "even" } else { "odd" },
+                permutation: if transpositions.is_multiple_of(2) { "even" } else { "odd" },
                 blank_distance,
             })
         }

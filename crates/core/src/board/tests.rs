@@ -66,3 +66,54 @@ fn display_round_trips() {
     let b = Board::blank_last(Size::S4X4);
     assert_eq!(Board::parse(&b.to_string(), None).unwrap(), b);
 }
+
+mod never_panics {
+    //! Parsing takes whatever people paste: it returns `Ok` or `Err`, never panics.
+
+    use proptest::prelude::*;
+
+    use super::super::*;
+
+    /// A size, or none, from the supported range and a little beyond it.
+    fn size() -> impl Strategy<Value = Option<Size>> {
+        proptest::option::of((0usize..=10, 0usize..=10)).prop_map(|s| {
+            let (w, h) = s?;
+            Size::new(w, h).ok()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn on_arbitrary_text(text in ".{0,120}", size in size()) {
+            let _ = Board::parse(&text, size);
+            if let Some(size) = size {
+                let _ = Board::parse_goal(&text, size);
+            }
+            let _ = text.parse::<Size>();
+        }
+
+        #[test]
+        fn on_board_like_text(text in "[0-9 ,_./;\n<>()\\[\\]{}xX*-]{0,80}", size in size()) {
+            let _ = Board::parse(&text, size);
+            let _ = text.parse::<Size>();
+        }
+
+        #[test]
+        fn on_any_cells(cells in proptest::collection::vec(any::<u8>(), 0..70), size in size()) {
+            if let Some(size) = size {
+                let _ = Board::from_cells(size, &cells);
+            }
+        }
+
+        #[test]
+        fn display_round_trips_any_permutation(
+            cells in Just((0u8..12).collect::<Vec<u8>>()).prop_shuffle(),
+        ) {
+            let b = Board::from_cells(Size::new(4, 3).unwrap(), &cells).unwrap();
+            prop_assert_eq!(Board::parse(&b.to_string(), None).unwrap(), b.clone());
+            prop_assert_eq!(Board::parse(&b.to_line(), Some(b.size())).unwrap(), b);
+        }
+    }
+}

@@ -94,8 +94,8 @@ impl Heuristic for LinearConflict {
     fn init(&self, cells: &[u8]) -> LcState {
         let size = self.goal.size;
         let mut lines = [0u8; 2 * MAX_SIDE as usize];
-        for r in 0..size.height() {
-            lines[r] = self.row_conflicts(cells, r);
+        for (r, line) in lines.iter_mut().enumerate().take(size.height()) {
+            *line = self.row_conflicts(cells, r);
         }
         for c in 0..size.width() {
             lines[MAX_SIDE as usize + c] = self.col_conflicts(cells, c);

@@ -109,8 +109,7 @@ impl<H: Heuristic> Search<'_, H> {
         }
         self.stats.expanded += 1;
         let next = *self.table.of(blank);
-        for d in 0..4 {
-            let to = next[d];
+        for (d, &to) in next.iter().enumerate() {
             if to == NONE || d == prev ^ 3 {
                 continue;
             }
