@@ -212,7 +212,13 @@ fn solve_item(item: &Item, setups: &Setups, settings: &Settings, args: &SolveArg
                 r.error = Some(goal_error.clone());
                 r
             }
-            (Ok(_), None) => Record::empty(settings, args),
+            (Ok(board), None) => {
+                let mut r = Record::empty(settings, args);
+                r.board = Some(board.to_line());
+                r.error =
+                    Some(format!("internal error: no goal was built for {} boards", board.size()));
+                r
+            }
             (Err(e), _) => {
                 let mut r = Record::empty(settings, args);
                 r.error = Some(e.clone());
