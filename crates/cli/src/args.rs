@@ -185,7 +185,7 @@ pub(crate) struct SolveArgs {
     #[arg(long, short = 'o', value_name = "FILE", requires = "input")]
     pub(crate) output: Option<PathBuf>,
     /// With --input: solve this many positions at once (default: all cores)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", requires = "input", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) threads: Option<u16>,
     #[command(flatten)]
     pub(crate) search: SearchOpts,

@@ -273,3 +273,6 @@ impl Summary {
         s
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -121,3 +121,6 @@ pub(crate) fn line(board: &Board) -> String {
         .collect::<Vec<_>>()
         .join(" / ")
 }
+
+#[cfg(test)]
+mod tests;
