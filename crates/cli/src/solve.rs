@@ -79,6 +79,10 @@ pub(crate) fn no_solution(why: &Unsolvable) -> String {
 
 /// Runs `fifteen solve BOARD`.
 pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
+    // clap's `requires` is not enforced next to the BOARD/--input conflict, so check here.
+    if args.output.is_some() || args.threads.is_some() {
+        anyhow::bail!(exit::Usage("--output and --threads apply only with --input".into()));
+    }
     let (board, goal) = input::board_and_goal(&args.board, &args.board_opts)?;
     let settings = Settings::from_args(args);
     let mut out = std::io::stdout().lock();
