@@ -1,1 +1,9 @@
-//! End-to-end tests of the `fifteen` binary.
+//! End-to-end tests of the `fifteen` binary: each module runs the real binary for one command.
+
+mod batch;
+mod check;
+mod compare;
+mod random;
+mod solve;
+mod support;
+mod verify;

@@ -1,4 +1,44 @@
-//! The `fifteen` command line.
+//! The `fifteen` command line: a thin `main` over [`run`]; clap lives in `args`, and each
+//! subcommand in its own module.
 #![forbid(unsafe_code)]
 
-fn main() {}
+mod args;
+mod batch;
+mod check;
+mod compare;
+mod exit;
+mod heuristics;
+mod input;
+mod output;
+mod random;
+mod solve;
+mod verify;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(err) if exit::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(exit::code_for(&err))
+        }
+    }
+}
+
+/// Parses the command line and runs the subcommand.
+fn run() -> anyhow::Result<ExitCode> {
+    let cli = args::Cli::parse();
+    let code = match cli.command {
+        args::Command::Solve(a) if a.input.is_some() => batch::run(&a)?,
+        args::Command::Solve(a) => solve::run(&a)?,
+        args::Command::Random(a) => random::run(&a)?,
+        args::Command::Check(a) => check::run(&a)?,
+        args::Command::Verify(a) => verify::run(&a)?,
+        args::Command::Compare(a) => compare::run(&a)?,
+    };
+    Ok(ExitCode::from(code))
+}

@@ -1,0 +1,323 @@
+//! The command line, declared with clap's derive API. Nothing here does any work: each
+//! subcommand's module takes its `...Args` struct.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use fifteen_core::{Algorithm, HeuristicKind, Notation};
+
+/// Printed under every `--help`: the exit codes.
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  batch finished but some positions failed; verify: the moves do not reach the goal or
+     a move is illegal
+  2  usage error (bad option, or an option that cannot apply, such as --heuristic pdb)
+  3  bad input (a board, goal, size or move list that does not parse; an unreadable file)
+  4  unsolvable (the position cannot reach the goal)
+  5  a limit was reached (--max-nodes, --timeout or --max-stored)
+  6  reserved for pattern-database errors";
+
+/// Printed under `fifteen solve --help`: notation, output formats and JSON fields.
+const SOLVE_HELP: &str = "\
+Boards: one argument (quote it) in any pasted form: numbers separated by spaces or commas,
+optionally in < > or [ ]; rows on separate lines or separated by '/'; 0 or _ for the blank.
+Examples: \"1 2 3 4 5 6 0 7 8\", \"<1, 0, 2, 4, 6, 3, 7, 5, 8>\", \"1 _ 2/4 6 3/7 5 8\".
+
+Moves: letters U, D, L, R. In the default tile notation (as speed-solvers write them) each
+letter is the direction the moved tile slides: U means the tile below the blank slides up.
+With --notation blank each letter is the direction the blank moves (the opposite letter).
+The 'tiles' line lists the tile number moved at each step.
+
+Output: 'length: N (proven optimal)' or '(not proven optimal: ...)', then the moves and tiles.
+--boards prints the length on the first line, then every board from the start to the goal,
+one grid per step, grids separated by a blank line.
+
+--json prints one JSON object per line and position with the fields: board, size, goal,
+status (solved, unsolvable, limit, error, mismatch), length, optimal, moves, notation,
+tiles, nodes (nodes generated), expanded, time_ms, heuristic, algorithm, and when they
+apply: line, id, expected, thresholds (with --stats), lower_bound (after a limit), error.
+
+Batch (--input FILE, '-' for stdin): one position per line; blank lines and # comments are
+skipped. A line of cells+1 numbers starts with an id; a line of cells+2 numbers is
+'ID OPTLEN cells...' (Korf's format) and OPTLEN is checked against the answer. Results are
+printed in input order, one line each, as 'line N (id I): ...'; a summary goes to stderr.";
+
+/// `fifteen`: optimal solutions of sliding-tile puzzles (2x2 to 8x8).
+#[derive(Debug, Parser)]
+#[command(name = "fifteen", version, about, after_help = EXIT_CODES)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Solve a position (or a file of positions with --input), optimally by default
+    #[command(after_help = format!("{SOLVE_HELP}\n\n{EXIT_CODES}"))]
+    Solve(SolveArgs),
+    /// Print random solvable positions, one per line
+    #[command(after_help = EXIT_CODES)]
+    Random(RandomArgs),
+    /// Say whether a position is solvable and why, and each heuristic's estimate
+    #[command(after_help = EXIT_CODES)]
+    Check(CheckArgs),
+    /// Replay a move list and say whether it reaches the goal
+    #[command(after_help = EXIT_CODES)]
+    Verify(VerifyArgs),
+    /// Run every feasible heuristic and algorithm pair on a position and compare them
+    #[command(after_help = EXIT_CODES)]
+    Compare(CompareArgs),
+}
+
+/// Options every command that reads a board takes.
+#[derive(Debug, Args)]
+pub(crate) struct BoardOpts {
+    /// Board size as WxH (for example 4x4 or 3x5); by default the shape of the rows given,
+    /// or the square with as many cells as numbers given
+    #[arg(long, value_name = "WxH")]
+    pub(crate) size: Option<String>,
+    /// The goal: blank-last (1 2 ... 0), blank-first (0 1 2 ..., Korf's), or an arrangement
+    #[arg(long, default_value = "blank-last", value_name = "GOAL")]
+    pub(crate) goal: String,
+}
+
+/// How moves are written (see `Notation`).
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub(crate) enum NotationArg {
+    /// Each letter is the direction the moved tile slides (speed-solvers' notation)
+    #[default]
+    Tile,
+    /// Each letter is the direction the blank moves
+    Blank,
+}
+
+impl NotationArg {
+    pub(crate) fn notation(self) -> Notation {
+        match self {
+            NotationArg::Tile => Notation::Tile,
+            NotationArg::Blank => Notation::Blank,
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            NotationArg::Tile => "tile",
+            NotationArg::Blank => "blank",
+        }
+    }
+}
+
+/// The heuristics by command-line name.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum HeuristicArg {
+    /// Number of misplaced tiles (weak)
+    Misplaced,
+    /// Sum of the tiles' taxicab distances
+    Manhattan,
+    /// Manhattan plus two moves per linear conflict (the default)
+    LinearConflict,
+    /// The true distance from a table (boards of at most 9 cells)
+    Exact,
+    /// Additive pattern databases (not available yet)
+    Pdb,
+}
+
+impl HeuristicArg {
+    pub(crate) fn kind(self) -> HeuristicKind {
+        match self {
+            HeuristicArg::Misplaced => HeuristicKind::Misplaced,
+            HeuristicArg::Manhattan => HeuristicKind::Manhattan,
+            HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
+            HeuristicArg::Exact => HeuristicKind::Exact,
+            HeuristicArg::Pdb => HeuristicKind::Pdb,
+        }
+    }
+}
+
+/// The searches by command-line name.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum AlgorithmArg {
+    /// IDA*: optimal, little memory (the default)
+    Ida,
+    /// A*: optimal, stores the nodes it sees
+    Astar,
+    /// Breadth-first search: optimal, ignores the heuristic; small boards
+    Bfs,
+    /// Greedy best-first on the heuristic alone: fast, not optimal
+    Greedy,
+    /// Weighted A* (f = g + W h): at most W times the optimal length
+    Weighted,
+}
+
+impl AlgorithmArg {
+    pub(crate) fn algorithm(self, weight: f64) -> Algorithm {
+        match self {
+            AlgorithmArg::Ida => Algorithm::Ida,
+            AlgorithmArg::Astar => Algorithm::AStar,
+            AlgorithmArg::Bfs => Algorithm::Bfs,
+            AlgorithmArg::Greedy => Algorithm::Greedy,
+            AlgorithmArg::Weighted => Algorithm::Weighted(weight),
+        }
+    }
+}
+
+/// `fifteen solve`.
+#[derive(Debug, Args)]
+pub(crate) struct SolveArgs {
+    /// The position (quote it); several arguments are joined with spaces
+    #[arg(
+        value_name = "BOARD",
+        required_unless_present = "input",
+        conflicts_with = "input",
+        num_args = 1..,
+        allow_hyphen_values = false
+    )]
+    pub(crate) board: Vec<String>,
+    #[command(flatten)]
+    pub(crate) board_opts: BoardOpts,
+    /// Solve every position in FILE, one per line ('-' for stdin)
+    #[arg(long, short = 'i', value_name = "FILE")]
+    pub(crate) input: Option<PathBuf>,
+    /// With --input: write the results to FILE instead of stdout
+    #[arg(long, short = 'o', value_name = "FILE", requires = "input")]
+    pub(crate) output: Option<PathBuf>,
+    /// With --input: solve this many positions at once (default: all cores)
+    #[arg(long, value_name = "N", requires = "input", value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) threads: Option<u16>,
+    #[command(flatten)]
+    pub(crate) search: SearchOpts,
+    /// How moves are written: tile (the direction the tile slides) or blank
+    #[arg(long, value_enum, default_value_t = NotationArg::Tile)]
+    pub(crate) notation: NotationArg,
+    /// Report nodes expanded and generated, IDA* thresholds and time
+    #[arg(long, short = 'v')]
+    pub(crate) stats: bool,
+    /// Print the length, then every board from the start to the goal
+    #[arg(long, conflicts_with_all = ["json", "input"])]
+    pub(crate) boards: bool,
+    /// One JSON object per line and position (fields in --help)
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+/// The heuristic, algorithm and limits of `solve`.
+#[derive(Debug, Args)]
+pub(crate) struct SearchOpts {
+    /// The heuristic
+    #[arg(long, value_enum, default_value_t = HeuristicArg::LinearConflict)]
+    pub(crate) heuristic: HeuristicArg,
+    /// The search algorithm
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::Ida)]
+    pub(crate) algorithm: AlgorithmArg,
+    /// The weight W of --algorithm weighted (at least 1)
+    #[arg(long, default_value_t = 2.0, value_parser = parse_weight, value_name = "W")]
+    pub(crate) weight: f64,
+    #[command(flatten)]
+    pub(crate) limits: LimitOpts,
+}
+
+/// Limits of one search.
+#[derive(Debug, Args, Clone, Copy)]
+pub(crate) struct LimitOpts {
+    /// Give up after generating N nodes (per position)
+    #[arg(long, value_name = "N")]
+    pub(crate) max_nodes: Option<u64>,
+    /// Give up after SECS seconds (per position)
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub(crate) timeout: Option<Duration>,
+    /// A* and BFS: give up when N nodes are stored
+    #[arg(long, value_name = "N")]
+    pub(crate) max_stored: Option<usize>,
+}
+
+/// `fifteen random`.
+#[derive(Debug, Args)]
+pub(crate) struct RandomArgs {
+    /// Board size as WxH
+    #[arg(long, default_value = "4x4", value_name = "WxH")]
+    pub(crate) size: String,
+    /// The goal the scramble starts from: blank-last, blank-first, or an arrangement
+    #[arg(long, default_value = "blank-last", value_name = "GOAL")]
+    pub(crate) goal: String,
+    /// Length of the random walk from the goal (no move undoes the previous one)
+    #[arg(long, default_value_t = 50, value_name = "N", conflicts_with = "uniform")]
+    pub(crate) moves: u32,
+    /// A uniformly random solvable position instead of a random walk
+    #[arg(long)]
+    pub(crate) uniform: bool,
+    /// How many positions to print
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub(crate) count: u64,
+    /// Seed of the generator: the same seed gives the same output
+    #[arg(long, value_name = "N")]
+    pub(crate) seed: Option<u64>,
+}
+
+/// `fifteen check`.
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// The position (quote it); several arguments are joined with spaces
+    #[arg(value_name = "BOARD", required = true, num_args = 1..)]
+    pub(crate) board: Vec<String>,
+    #[command(flatten)]
+    pub(crate) board_opts: BoardOpts,
+}
+
+/// `fifteen verify`.
+#[derive(Debug, Args)]
+pub(crate) struct VerifyArgs {
+    /// The start position (quote it)
+    #[arg(value_name = "BOARD")]
+    pub(crate) board: String,
+    /// The moves: letters U, D, L, R (spaces and commas allowed); quote them
+    #[arg(value_name = "MOVES", allow_hyphen_values = true)]
+    pub(crate) moves: String,
+    #[command(flatten)]
+    pub(crate) board_opts: BoardOpts,
+    /// How the moves are written: tile (the direction the tile slides) or blank
+    #[arg(long, value_enum, default_value_t = NotationArg::Tile)]
+    pub(crate) notation: NotationArg,
+}
+
+/// `fifteen compare`.
+#[derive(Debug, Args)]
+pub(crate) struct CompareArgs {
+    /// The position (quote it); several arguments are joined with spaces
+    #[arg(value_name = "BOARD", required = true, num_args = 1..)]
+    pub(crate) board: Vec<String>,
+    #[command(flatten)]
+    pub(crate) board_opts: BoardOpts,
+    /// Node limit of each run
+    #[arg(long, default_value_t = 20_000_000, value_name = "N")]
+    pub(crate) limit_nodes: u64,
+    /// Time limit of each run, in seconds
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub(crate) limit_time: Option<Duration>,
+    /// A* and BFS: most nodes stored per run
+    #[arg(long, default_value_t = 5_000_000, value_name = "N")]
+    pub(crate) limit_stored: usize,
+    /// The weight W of the weighted A* runs
+    #[arg(long, default_value_t = 2.0, value_parser = parse_weight, value_name = "W")]
+    pub(crate) weight: f64,
+}
+
+fn parse_weight(s: &str) -> Result<f64, String> {
+    let w: f64 = s.trim().parse().map_err(|_| format!("{s:?} is not a number"))?;
+    if w.is_finite() && w >= 1.0 {
+        Ok(w)
+    } else {
+        Err(format!("the weight must be a number of at least 1, not {s}"))
+    }
+}
+
+fn parse_secs(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s.trim().parse().map_err(|_| format!("{s:?} is not a number of seconds"))?;
+    if secs > 0.0 {
+        Duration::try_from_secs_f64(secs).map_err(|e| format!("{s}: {e}"))
+    } else {
+        Err(format!("the time must be positive, not {s}"))
+    }
+}

@@ -1,0 +1,75 @@
+//! Exit codes, and how an error maps to one.
+//!
+//! Errors carry no code of their own: [`code_for`] looks through the error's chain for the
+//! library's typed errors (`ParseError`, `Unsolvable`, `SearchError`) and the markers below.
+
+use std::fmt;
+
+use fifteen_core::{ParseError, SearchError, Unsolvable};
+
+/// Success.
+pub(crate) const OK: u8 = 0;
+/// A batch finished but some positions failed; `verify`: the moves do not reach the goal.
+pub(crate) const FAILED: u8 = 1;
+/// Usage error (clap uses 2 for its own errors too).
+pub(crate) const USAGE: u8 = 2;
+/// Bad input: a board, goal, size or move list that does not parse, or an unreadable file.
+pub(crate) const BAD_INPUT: u8 = 3;
+/// The position cannot reach the goal.
+pub(crate) const UNSOLVABLE: u8 = 4;
+/// A node, time or memory limit was reached.
+pub(crate) const LIMIT: u8 = 5;
+// 6 is reserved for pattern-database errors.
+
+/// An option that cannot apply (for example `--heuristic pdb` before databases exist).
+#[derive(Debug)]
+pub(crate) struct Usage(pub(crate) String);
+
+impl fmt::Display for Usage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// Input that is wrong in a way the library does not check (for example a move letter).
+#[derive(Debug)]
+pub(crate) struct BadInput(pub(crate) String);
+
+impl fmt::Display for BadInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+/// The exit code for `err`: the first cause in its chain that has a meaning decides.
+pub(crate) fn code_for(err: &anyhow::Error) -> u8 {
+    for cause in err.chain() {
+        if cause.is::<ParseError>() || cause.is::<BadInput>() || cause.is::<std::io::Error>() {
+            return BAD_INPUT;
+        }
+        if cause.is::<Usage>() {
+            return USAGE;
+        }
+        if cause.is::<Unsolvable>() {
+            return UNSOLVABLE;
+        }
+        match cause.downcast_ref::<SearchError>() {
+            Some(SearchError::LimitReached { .. }) => return LIMIT,
+            Some(_) => return USAGE,
+            None => {}
+        }
+    }
+    FAILED
+}
+
+/// Whether `err` is a closed pipe (`fifteen random | head`): not worth a message.
+pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

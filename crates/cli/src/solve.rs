@@ -1,0 +1,146 @@
+//! `fifteen solve BOARD`: one position, answered in text, as boards (`--boards`) or as JSON.
+//! The search itself ([`attempt`]) is shared with the batch mode.
+
+use std::io::Write;
+use std::time::Instant;
+
+use fifteen_core::{
+    Algorithm, AnyHeuristic, Board, Limits, Problem, SearchError, Solution, Unsolvable,
+    format_moves,
+};
+
+use crate::args::{LimitOpts, SolveArgs};
+use crate::exit;
+use crate::heuristics::{HeuristicOptions, build_heuristic};
+use crate::input;
+use crate::output::{self, Record};
+
+/// How one position ended.
+#[derive(Debug)]
+pub(crate) enum Outcome {
+    /// A path to the goal.
+    Solved(Solution),
+    /// No path exists; no search was run.
+    Unsolvable(Unsolvable),
+    /// The search gave up (a limit) or could not run.
+    Failed(SearchError),
+}
+
+/// The search settings shared by every position of a run.
+#[derive(Debug)]
+pub(crate) struct Settings {
+    /// The search algorithm.
+    pub(crate) algorithm: Algorithm,
+    /// Per-position limits.
+    pub(crate) limits: LimitOpts,
+}
+
+impl Settings {
+    pub(crate) fn from_args(args: &SolveArgs) -> Settings {
+        Settings {
+            algorithm: args.search.algorithm.algorithm(args.search.weight),
+            limits: args.search.limits,
+        }
+    }
+}
+
+/// The library's limits for a search starting now.
+pub(crate) fn limits(opts: &LimitOpts) -> Limits {
+    Limits {
+        max_nodes: opts.max_nodes,
+        deadline: opts.timeout.map(|t| Instant::now() + t),
+        cancel: None,
+        max_stored: opts.max_stored,
+    }
+}
+
+/// Checks solvability (answering at once if there is no solution), then searches.
+pub(crate) fn attempt(
+    board: &Board,
+    goal: &Board,
+    heuristic: &AnyHeuristic,
+    settings: &Settings,
+) -> Outcome {
+    let problem = match Problem::new(board.clone(), goal.clone()) {
+        Ok(p) => p,
+        Err(why) => return Outcome::Unsolvable(why),
+    };
+    match heuristic.solve(&problem, settings.algorithm, &limits(&settings.limits)) {
+        Ok(solution) => Outcome::Solved(solution),
+        Err(e) => Outcome::Failed(e),
+    }
+}
+
+/// The one-line answer for an unsolvable position.
+pub(crate) fn no_solution(why: &Unsolvable) -> String {
+    let reason = why.to_string();
+    if reason.starts_with("no solution") { reason } else { format!("no solution: {reason}") }
+}
+
+/// Runs `fifteen solve BOARD`.
+pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
+    // clap's `requires` is not enforced next to the BOARD/--input conflict, so check here.
+    if args.output.is_some() || args.threads.is_some() {
+        anyhow::bail!(exit::Usage("--output and --threads apply only with --input".into()));
+    }
+    let (board, goal) = input::board_and_goal(&args.board, &args.board_opts)?;
+    let settings = Settings::from_args(args);
+    let mut out = std::io::stdout().lock();
+    // An unsolvable position is answered at once, before any heuristic is built.
+    if let Err(why) = board.solvability(&goal) {
+        if args.json {
+            let record = Record::new(&board, &goal, &Outcome::Unsolvable(why), &settings, args);
+            writeln!(out, "{}", record.to_json()?)?;
+        } else {
+            writeln!(out, "{}", no_solution(&why))?;
+        }
+        return Ok(exit::UNSOLVABLE);
+    }
+    let heuristic =
+        build_heuristic(args.search.heuristic.kind(), &goal, &HeuristicOptions::default())?;
+    let outcome = attempt(&board, &goal, &heuristic, &settings);
+    if args.json {
+        let mut record = Record::new(&board, &goal, &outcome, &settings, args);
+        record.heuristic = heuristic.name().to_string();
+        writeln!(out, "{}", record.to_json()?)?;
+    }
+    let solution = match outcome {
+        Outcome::Solved(s) => s,
+        Outcome::Unsolvable(why) => {
+            writeln!(out, "{}", no_solution(&why))?;
+            return Ok(exit::UNSOLVABLE);
+        }
+        Outcome::Failed(e) => return Err(e.into()),
+    };
+    if args.json {
+        return Ok(exit::OK);
+    }
+    let verdict = output::optimality(&solution, settings.algorithm);
+    if args.boards {
+        writeln!(out, "{}", solution.len())?;
+        let mut b = board.clone();
+        writeln!(out, "{b}")?;
+        for &d in &solution.moves {
+            b.apply(d);
+            writeln!(out, "\n{b}")?;
+        }
+        eprintln!("{} moves, {verdict}", solution.len());
+        if args.stats {
+            eprint!("{}", output::stats_text(&solution, heuristic.name(), settings.algorithm));
+        }
+        return Ok(exit::OK);
+    }
+    let notation = args.notation.notation();
+    writeln!(out, "length: {} ({verdict})", solution.len())?;
+    writeln!(
+        out,
+        "moves ({} notation): {}",
+        args.notation.name(),
+        format_moves(&solution.moves, notation)
+    )?;
+    writeln!(out, "tiles: {}", output::join(&solution.tiles))?;
+    if args.stats {
+        write!(out, "{}", output::stats_text(&solution, heuristic.name(), settings.algorithm))?;
+    }
+    Ok(exit::OK)
+}
