@@ -38,6 +38,8 @@ const DONE: u64 = 0b11;
 const LOW: u64 = 0x5555_5555_5555_5555;
 /// Placements per parallel work item; a multiple of 32 so items own whole words.
 const CHUNK: u64 = 32 * 256;
+/// Boards up to this many cells get a table of regions (1 MiB for 16 cells).
+const TABLE_CELLS: usize = 16;
 /// Refuse state arrays above this many bytes (the 8-tile 4x4 pattern needs 1 GiB).
 const MAX_STATE_BYTES: u64 = 16 << 30;
 
@@ -87,6 +89,9 @@ struct Space {
     not_last_col: u64,
     /// Neighbours of each cell.
     neighbours: [u64; MAX_CELLS],
+    /// For boards of at most [`TABLE_CELLS`] cells: `reps[free << 4 | cell]` is the lowest cell
+    /// of `cell`'s region among the free cells `free` (a flood fill costs more than this load).
+    reps: Vec<u8>,
     /// The goal cell of each pattern tile, in pattern order.
     goal_cells: Vec<u8>,
     /// The goal's blank cell.
@@ -142,7 +147,7 @@ impl Space {
                 }
             }
         }
-        Ok(Space {
+        let mut space = Space {
             n,
             k,
             free_slots,
@@ -153,9 +158,31 @@ impl Space {
             not_first_col: board & !first_col,
             not_last_col: board & !last_col,
             neighbours,
+            reps: Vec::new(),
             goal_cells: tiles.iter().map(|&t| goal.position(t) as u8).collect(),
             goal_blank: goal.blank(),
-        })
+        };
+        if n <= TABLE_CELLS {
+            space.reps = (0..1u64 << TABLE_CELLS)
+                .into_par_iter()
+                .flat_map_iter(|free| {
+                    let space = &space;
+                    (0..TABLE_CELLS as u64).map(move |cell| {
+                        space.flood(1 << cell, free | 1 << cell).trailing_zeros() as u8
+                    })
+                })
+                .collect();
+        }
+        Ok(space)
+    }
+
+    /// The lowest cell of the region of free cells `free` that holds `cell` (which is free).
+    #[inline(always)]
+    fn rep(&self, cell: u8, free: u64) -> u8 {
+        match self.reps.get(((free << 4) | cell as u64) as usize) {
+            Some(&rep) => rep,
+            None => self.flood(1 << cell, free).trailing_zeros() as u8,
+        }
     }
 
     /// The region of free cells (`free`) connected to `seed`.
@@ -204,9 +231,8 @@ impl Space {
                 into &= into - 1;
                 // Tile i slides from `from` into the blank at `to`; the blank is now on `from`.
                 let free_after = free ^ (1u64 << to) ^ (1u64 << from);
-                let rep = self.flood(1u64 << from, free_after).trailing_zeros() as u8;
                 cells[i] = to;
-                cells[self.k] = rep;
+                cells[self.k] = self.rep(from, free_after);
                 let state = rank(self.n, &cells[..=self.k]);
                 cells[i] = from;
                 if visit(state) {
@@ -360,6 +386,8 @@ impl Space {
         let mut loaded = u64::MAX;
         let mut free = 0;
         let mut marked = 0;
+        let mut batch = [0u64; 4 * MAX_CELLS];
+        let mut codes = [0u64; 4 * MAX_CELLS];
         for (i, word) in chunk.iter().enumerate() {
             let mut fields = fields_equal(word.load(Relaxed), cur);
             if fields == 0 {
@@ -379,16 +407,27 @@ impl Space {
                 }
                 let rep = nth_cell(free, state % f);
                 let region = self.flood(1 << rep, free);
+                // Compute every neighbour first, then load their words together, so the cache
+                // misses overlap instead of queueing behind each other.
+                let mut count = 0;
                 self.neighbours_of(&mut cells, free, region, |s| {
+                    batch[count] = s;
+                    count += 1;
+                    false
+                });
+                for (code, &s) in codes.iter_mut().zip(&batch[..count]) {
                     let (w, shift) = locate(s);
-                    if (words[w].load(Relaxed) >> shift) & DONE == 0 {
+                    *code = (words[w].load(Relaxed) >> shift) & DONE;
+                }
+                for (&code, &s) in codes.iter().zip(&batch[..count]) {
+                    if code == 0 {
+                        let (w, shift) = locate(s);
                         let before = words[w].fetch_or(next << shift, Relaxed);
                         if (before >> shift) & DONE == 0 {
                             marked += 1;
                         }
                     }
-                    false
-                });
+                }
             }
         }
         marked
