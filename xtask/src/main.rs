@@ -1,4 +1,94 @@
-//! `cargo xtask`: project chores (database generation, benchmarks, release packaging).
+//! `cargo xtask`: project chores. `gen-pdb` builds the pattern databases into `data/`; `bench`
+//! and `dist` are to come.
+//!
+//! The project root is the parent of this crate's folder, and cargo is launched via `$CARGO`, so
+//! the chores run with the toolchain that runs `cargo xtask`.
 #![forbid(unsafe_code)]
 
-fn main() {}
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use anyhow::{Context, bail};
+
+/// The presets `gen-pdb` builds when none is named.
+const DEFAULT_PRESETS: &[&str] = &["4x4-7-8", "4x4-6-6-3"];
+
+const USAGE: &str = "usage: cargo xtask <task>
+
+tasks:
+  gen-pdb [--preset NAME ...] [--out DIR]
+      build pattern databases with `cargo run --release -p pdb-gen` (default presets:
+      4x4-7-8 and 4x4-6-6-3; default folder: <root>/data)";
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("gen-pdb") => gen_pdb(&args[1..]),
+        Some("help" | "--help" | "-h") | None => {
+            eprintln!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => bail!("unknown task {other:?}\n\n{USAGE}"),
+    }
+}
+
+/// The workspace root: the parent of `xtask/`.
+fn project_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().unwrap_or(manifest).to_path_buf()
+}
+
+fn gen_pdb(args: &[String]) -> anyhow::Result<()> {
+    let root = project_root();
+    let mut presets = Vec::new();
+    let mut out = root.join("data");
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--preset" => presets.push(it.next().context("--preset needs a name")?.clone()),
+            "--out" => out = PathBuf::from(it.next().context("--out needs a folder")?),
+            other => bail!("gen-pdb: unknown argument {other:?}\n\n{USAGE}"),
+        }
+    }
+    if presets.is_empty() {
+        presets = DEFAULT_PRESETS.iter().map(|s| s.to_string()).collect();
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    for preset in &presets {
+        let status = Command::new(&cargo)
+            .current_dir(&root)
+            .args(["run", "--release", "--package", "pdb-gen", "--", "--preset", preset, "--out"])
+            .arg(&out)
+            .status()
+            .context("cannot run cargo")?;
+        if !status.success() {
+            bail!("pdb-gen failed for preset {preset} ({status})");
+        }
+    }
+    println!("pattern databases in {}:", out.display());
+    let mut files: Vec<(String, u64)> = std::fs::read_dir(&out)
+        .with_context(|| format!("cannot list {}", out.display()))?
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let keep =
+                name.ends_with(".pdb") && presets.iter().any(|p| name.starts_with(p.as_str()));
+            keep.then(|| (name, e.metadata().map(|m| m.len()).unwrap_or(0)))
+        })
+        .collect();
+    files.sort();
+    for (name, bytes) in files {
+        println!("  {name:<28} {:>12} bytes", bytes);
+    }
+    Ok(())
+}

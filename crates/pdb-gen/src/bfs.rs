@@ -1,0 +1,537 @@
+//! The retrograde breadth-first search that fills one pattern database.
+//!
+//! A state is a placement of the pattern tiles plus the region of free cells (cells no pattern
+//! tile holds) the blank is in; the blank moves inside its region at no cost. A region is named
+//! by its lowest cell, its *representative*, so a state is indexed by
+//! `rank(n, [pattern cells.., representative])`: the placement index times `n - k`, plus the
+//! representative's rank among the free cells. Slots of free cells that are not the lowest of
+//! their region are never used.
+//!
+//! Each state has a 2-bit code in an array of `AtomicU64` (32 states a word):
+//!
+//! - `00`: not reached yet;
+//! - `01` / `10`: in the frontier of the current level or marked for the next one (the roles
+//!   swap every level);
+//! - `11`: done (expanded), or a slot that is not a representative.
+//!
+//! Levels are synchronous, so the set of states of each level, and thus the output, does not
+//! depend on the thread count or on scheduling. A level runs one of two ways (Beamer's
+//! direction-optimising BFS): *push* expands each frontier state and marks its unreached
+//! neighbours with an atomic `fetch_or`; *pull*, used once the frontier outgrows what is left,
+//! has each unreached state look for a neighbour in the frontier and mark itself. Moves are
+//! reversible, so both find the same states.
+//!
+//! The entry of a placement is the lowest level of any of its states.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+use fifteen_core::pdb::{UNREACHABLE, rank, unrank};
+use fifteen_core::{Board, MAX_CELLS, Size};
+use rayon::prelude::*;
+
+use crate::{BuildOptions, GenError, LevelReport};
+
+/// Codes of unreached / frontier A / frontier B / done, as described in the module docs.
+const DONE: u64 = 0b11;
+/// The low bit of every 2-bit field of a word.
+const LOW: u64 = 0x5555_5555_5555_5555;
+/// Placements per parallel work item; a multiple of 32 so items own whole words.
+const CHUNK: u64 = 32 * 256;
+/// Boards up to this many cells get a table of regions (1 MiB for 16 cells).
+const TABLE_CELLS: usize = 16;
+/// Refuse state arrays above this many bytes (the 8-tile 4x4 pattern needs 1 GiB).
+const MAX_STATE_BYTES: u64 = 16 << 30;
+
+/// Builds the database of `tiles` (in pattern order) for `goal`: one entry per placement, in
+/// [`rank`] order, each the number of pattern-tile moves to the goal placement, or
+/// [`UNREACHABLE`] for placements no position reaches (only when the pattern holds every tile).
+///
+/// The result is the same for every thread count.
+pub fn build_pattern(
+    size: Size,
+    goal: &Board,
+    tiles: &[u8],
+    options: &BuildOptions<'_>,
+) -> Result<Vec<u8>, GenError> {
+    let space = Space::new(size, goal, tiles)?;
+    match options.threads {
+        None => Ok(space.run(options)?),
+        Some(threads) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| GenError::ThreadPool { threads, reason: e.to_string() })?;
+            pool.install(|| space.run(options))
+        }
+    }
+}
+
+/// The fixed facts of one search: board geometry and pattern.
+struct Space {
+    /// Cells on the board.
+    n: usize,
+    /// Pattern tiles.
+    k: usize,
+    /// Free cells (`n - k`): state slots per placement.
+    free_slots: u64,
+    /// Number of placements (entries).
+    placements: u64,
+    /// Number of state slots, `placements * free_slots`.
+    states: u64,
+    /// Board width, for flood fills.
+    width: usize,
+    /// All board cells.
+    board: u64,
+    /// Cells not in the first column (destinations of a step right).
+    not_first_col: u64,
+    /// Cells not in the last column (destinations of a step left).
+    not_last_col: u64,
+    /// Neighbours of each cell.
+    neighbours: [u64; MAX_CELLS],
+    /// For boards of at most [`TABLE_CELLS`] cells: `reps[free << 4 | cell]` is the lowest cell
+    /// of `cell`'s region among the free cells `free` (a flood fill costs more than this load).
+    reps: Vec<u8>,
+    /// The goal cell of each pattern tile, in pattern order.
+    goal_cells: Vec<u8>,
+    /// The goal's blank cell.
+    goal_blank: usize,
+}
+
+impl Space {
+    fn new(size: Size, goal: &Board, tiles: &[u8]) -> Result<Space, GenError> {
+        let bad = |reason: String| GenError::BadPattern { reason };
+        let n = size.cells();
+        if goal.size() != size {
+            return Err(bad(format!("the goal is {} but the board is {size}", goal.size())));
+        }
+        if tiles.is_empty() {
+            return Err(bad("the pattern has no tiles".to_string()));
+        }
+        let mut seen = 0u64;
+        for &t in tiles {
+            if t == 0 || t as usize >= n {
+                return Err(bad(format!(
+                    "tile {t} is not a tile of a {size} board (1 to {})",
+                    n - 1
+                )));
+            }
+            if seen & (1 << t) != 0 {
+                return Err(bad(format!("tile {t} appears twice")));
+            }
+            seen |= 1 << t;
+        }
+        let k = tiles.len();
+        let free_slots = (n - k) as u64;
+        // k <= n - 1 <= 63 tiles: the placements of the largest supported patterns fit, but
+        // check rather than wrap.
+        let placements = (0..k)
+            .try_fold(1u64, |acc, i| acc.checked_mul((n - i) as u64))
+            .filter(|&p| p.checked_mul(free_slots).is_some())
+            .ok_or_else(|| bad(format!("{k} tiles on {n} cells is far too many")))?;
+        let states = placements * free_slots;
+        let bytes = states.div_ceil(4);
+        if bytes > MAX_STATE_BYTES {
+            return Err(GenError::TooLarge { states, bytes, limit: MAX_STATE_BYTES });
+        }
+        debug_assert_eq!(placements, fifteen_core::pdb::placements(n, k));
+        let width = size.width();
+        let board = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let first_col = (0..n).filter(|c| c % width == 0).fold(0u64, |m, c| m | 1 << c);
+        let last_col = (0..n).filter(|c| c % width == width - 1).fold(0u64, |m, c| m | 1 << c);
+        let mut neighbours = [0u64; MAX_CELLS];
+        for (cell, slot) in neighbours.iter_mut().enumerate().take(n) {
+            for d in fifteen_core::Dir::ALL {
+                if let Some(to) = d.neighbor(size, cell) {
+                    *slot |= 1 << to;
+                }
+            }
+        }
+        let mut space = Space {
+            n,
+            k,
+            free_slots,
+            placements,
+            states,
+            width,
+            board,
+            not_first_col: board & !first_col,
+            not_last_col: board & !last_col,
+            neighbours,
+            reps: Vec::new(),
+            goal_cells: tiles.iter().map(|&t| goal.position(t) as u8).collect(),
+            goal_blank: goal.blank(),
+        };
+        if n <= TABLE_CELLS {
+            space.reps = (0..1u64 << TABLE_CELLS)
+                .into_par_iter()
+                .flat_map_iter(|free| {
+                    let space = &space;
+                    (0..TABLE_CELLS as u64).map(move |cell| {
+                        space.flood(1 << cell, free | 1 << cell).trailing_zeros() as u8
+                    })
+                })
+                .collect();
+        }
+        Ok(space)
+    }
+
+    /// The lowest cell of the region of free cells `free` that holds `cell` (which is free).
+    #[inline(always)]
+    fn rep(&self, cell: u8, free: u64) -> u8 {
+        match self.reps.get(((free << 4) | cell as u64) as usize) {
+            Some(&rep) => rep,
+            None => self.flood(1 << cell, free).trailing_zeros() as u8,
+        }
+    }
+
+    /// The region of free cells (`free`) connected to `seed`.
+    #[inline(always)]
+    fn flood(&self, seed: u64, free: u64) -> u64 {
+        let w = self.width;
+        let mut region = seed;
+        loop {
+            let grown = (region
+                | ((region << 1) & self.not_first_col)
+                | ((region >> 1) & self.not_last_col)
+                | (region << w)
+                | (region >> w))
+                & free;
+            if grown == region {
+                return region;
+            }
+            region = grown;
+        }
+    }
+
+    /// Loads placement `p` into `cells[..k]`; returns the free cells.
+    #[inline]
+    fn load(&self, p: u64, cells: &mut [u8; MAX_CELLS]) -> u64 {
+        unrank(self.n, p, &mut cells[..self.k]);
+        let used = cells[..self.k].iter().fold(0u64, |m, &c| m | 1 << c);
+        self.board & !used
+    }
+
+    /// Calls `visit` with the index of every state one pattern-tile move from the state with
+    /// pattern cells `cells[..k]`, free cells `free` and blank region `region`, until `visit`
+    /// returns `true`. Restores `cells`. Returns whether `visit` stopped it.
+    #[inline]
+    fn neighbours_of(
+        &self,
+        cells: &mut [u8; MAX_CELLS],
+        free: u64,
+        region: u64,
+        mut visit: impl FnMut(u64) -> bool,
+    ) -> bool {
+        for i in 0..self.k {
+            let from = cells[i];
+            let mut into = self.neighbours[from as usize] & region;
+            while into != 0 {
+                let to = into.trailing_zeros() as u8;
+                into &= into - 1;
+                // Tile i slides from `from` into the blank at `to`; the blank is now on `from`.
+                let free_after = free ^ (1u64 << to) ^ (1u64 << from);
+                cells[i] = to;
+                cells[self.k] = self.rep(from, free_after);
+                let state = rank(self.n, &cells[..=self.k]);
+                cells[i] = from;
+                if visit(state) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Runs the whole search in the current rayon pool.
+    fn run(&self, options: &BuildOptions<'_>) -> Result<Vec<u8>, GenError> {
+        let start = Instant::now();
+        let word_count =
+            usize::try_from(self.states.div_ceil(32)).map_err(|_| GenError::TooLarge {
+                states: self.states,
+                bytes: self.states / 4,
+                limit: usize::MAX as u64,
+            })?;
+        let entry_count = self.placements as usize;
+        let words: Vec<AtomicU64> =
+            (0..word_count).into_par_iter().map(|_| AtomicU64::new(0)).collect();
+        let mut entries = vec![UNREACHABLE; entry_count];
+        let chunk_words = (CHUNK * self.free_slots / 32) as usize;
+
+        // Mark every slot that is not a region's representative as done, and count the states.
+        let space: u64 = words
+            .par_chunks(chunk_words)
+            .enumerate()
+            .map(|(c, chunk)| self.init_chunk(c as u64 * CHUNK, chunk))
+            .sum();
+
+        // Level 0: the goal placement with the blank in the goal blank's region.
+        let mut cells = [0u8; MAX_CELLS];
+        cells[..self.k].copy_from_slice(&self.goal_cells);
+        let used = self.goal_cells.iter().fold(0u64, |m, &c| m | 1 << c);
+        let region = self.flood(1 << self.goal_blank, self.board & !used);
+        cells[self.k] = region.trailing_zeros() as u8;
+        let goal_state = rank(self.n, &cells[..=self.k]);
+        let mut cur = 0b01u64;
+        set_code(&words, goal_state, cur);
+
+        let mut frontier = 1u64;
+        let mut reached = 1u64;
+        let mut depth = 0u32;
+        while frontier > 0 {
+            if depth >= UNREACHABLE as u32 {
+                return Err(GenError::TooDeep { depth });
+            }
+            let next = cur ^ DONE;
+            let unreached = space - reached;
+            // Pull when the frontier is larger than what is left to find: every unreached state
+            // then stops at its first frontier neighbour, and no atomic read-modify-writes hit
+            // random words.
+            let pull = frontier > unreached / 2;
+            let level = depth as u8;
+            let found: u64 = if pull {
+                let found = words
+                    .par_chunks(chunk_words)
+                    .enumerate()
+                    .map(|(c, chunk)| self.pull_chunk(&words, c * chunk_words, chunk, cur, next))
+                    .sum();
+                words
+                    .par_chunks(chunk_words)
+                    .zip(entries.par_chunks_mut(CHUNK as usize))
+                    .enumerate()
+                    .for_each(|(c, (chunk, out))| {
+                        self.retire_chunk(c * chunk_words, c as u64 * CHUNK, chunk, out, cur, level)
+                    });
+                found
+            } else {
+                words
+                    .par_chunks(chunk_words)
+                    .zip(entries.par_chunks_mut(CHUNK as usize))
+                    .enumerate()
+                    .map(|(c, (chunk, out))| {
+                        self.push_chunk(
+                            &words,
+                            c * chunk_words,
+                            c as u64 * CHUNK,
+                            chunk,
+                            out,
+                            cur,
+                            next,
+                            level,
+                        )
+                    })
+                    .sum()
+            };
+            reached += found;
+            if let Some(report) = options.progress {
+                report(&LevelReport {
+                    depth: level,
+                    frontier,
+                    reached,
+                    space,
+                    elapsed: start.elapsed(),
+                    pull,
+                });
+            }
+            frontier = found;
+            cur = next;
+            depth += 1;
+        }
+        Ok(entries)
+    }
+
+    /// Sets the codes of the placements starting at `first`: `00` for representatives, `11` for
+    /// other slots and for slots past the end. Returns the number of representatives.
+    fn init_chunk(&self, first: u64, chunk: &[AtomicU64]) -> u64 {
+        let f = self.free_slots;
+        let mut codes = vec![u64::MAX; chunk.len()];
+        let mut count = 0;
+        let mut cells = [0u8; MAX_CELLS];
+        let base = first * f;
+        let last = (first + CHUNK).min(self.placements);
+        for p in first..last {
+            let free = self.load(p, &mut cells);
+            let mut left = free;
+            while left != 0 {
+                let seed = left & left.wrapping_neg();
+                left &= !self.flood(seed, free);
+                let slot = (free & (seed - 1)).count_ones() as u64;
+                let local = p * f + slot - base;
+                codes[(local / 32) as usize] &= !(DONE << (2 * (local % 32)));
+                count += 1;
+            }
+        }
+        for (word, code) in chunk.iter().zip(codes) {
+            word.store(code, Relaxed);
+        }
+        count
+    }
+
+    /// Push: expands every state of `chunk` with code `cur`, marks it done, records its
+    /// placement's entry, and marks unreached neighbours `next`. Returns how many it marked.
+    #[allow(clippy::too_many_arguments)]
+    fn push_chunk(
+        &self,
+        words: &[AtomicU64],
+        first_word: usize,
+        first: u64,
+        chunk: &[AtomicU64],
+        out: &mut [u8],
+        cur: u64,
+        next: u64,
+        level: u8,
+    ) -> u64 {
+        let f = self.free_slots;
+        let mut cells = [0u8; MAX_CELLS];
+        let mut loaded = u64::MAX;
+        let mut free = 0;
+        let mut marked = 0;
+        let mut batch = [0u64; 4 * MAX_CELLS];
+        let mut codes = [0u64; 4 * MAX_CELLS];
+        for (i, word) in chunk.iter().enumerate() {
+            let mut fields = fields_equal(word.load(Relaxed), cur);
+            if fields == 0 {
+                continue;
+            }
+            word.fetch_or(fields | fields << 1, Relaxed);
+            while fields != 0 {
+                let bit = fields.trailing_zeros() as u64;
+                fields &= fields - 1;
+                let state = (first_word + i) as u64 * 32 + bit / 2;
+                let p = state / f;
+                if p != loaded {
+                    free = self.load(p, &mut cells);
+                    loaded = p;
+                    let e = &mut out[(p - first) as usize];
+                    *e = (*e).min(level);
+                }
+                let rep = nth_cell(free, state % f);
+                let region = self.flood(1 << rep, free);
+                // Compute every neighbour first, then load their words together, so the cache
+                // misses overlap instead of queueing behind each other.
+                let mut count = 0;
+                self.neighbours_of(&mut cells, free, region, |s| {
+                    batch[count] = s;
+                    count += 1;
+                    false
+                });
+                for (code, &s) in codes.iter_mut().zip(&batch[..count]) {
+                    let (w, shift) = locate(s);
+                    *code = (words[w].load(Relaxed) >> shift) & DONE;
+                }
+                for (&code, &s) in codes.iter().zip(&batch[..count]) {
+                    if code == 0 {
+                        let (w, shift) = locate(s);
+                        let before = words[w].fetch_or(next << shift, Relaxed);
+                        if (before >> shift) & DONE == 0 {
+                            marked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        marked
+    }
+
+    /// Pull: every unreached state of `chunk` with a neighbour coded `cur` is marked `next`.
+    /// Returns how many it marked.
+    fn pull_chunk(
+        &self,
+        words: &[AtomicU64],
+        first_word: usize,
+        chunk: &[AtomicU64],
+        cur: u64,
+        next: u64,
+    ) -> u64 {
+        let f = self.free_slots;
+        let mut cells = [0u8; MAX_CELLS];
+        let mut loaded = u64::MAX;
+        let mut free = 0;
+        let mut marked = 0;
+        for (i, word) in chunk.iter().enumerate() {
+            let mut fields = fields_equal(word.load(Relaxed), 0);
+            let mut set = 0;
+            while fields != 0 {
+                let bit = fields.trailing_zeros() as u64;
+                fields &= fields - 1;
+                let state = (first_word + i) as u64 * 32 + bit / 2;
+                let p = state / f;
+                if p != loaded {
+                    free = self.load(p, &mut cells);
+                    loaded = p;
+                }
+                let rep = nth_cell(free, state % f);
+                let region = self.flood(1 << rep, free);
+                let hit = self.neighbours_of(&mut cells, free, region, |s| {
+                    let (w, shift) = locate(s);
+                    (words[w].load(Relaxed) >> shift) & DONE == cur
+                });
+                if hit {
+                    set |= next << bit;
+                    marked += 1;
+                }
+            }
+            if set != 0 {
+                word.fetch_or(set, Relaxed);
+            }
+        }
+        marked
+    }
+
+    /// After a pull level: records the entries of the states coded `cur` and marks them done.
+    fn retire_chunk(
+        &self,
+        first_word: usize,
+        first: u64,
+        chunk: &[AtomicU64],
+        out: &mut [u8],
+        cur: u64,
+        level: u8,
+    ) {
+        let f = self.free_slots;
+        for (i, word) in chunk.iter().enumerate() {
+            let w = word.load(Relaxed);
+            let mut fields = fields_equal(w, cur);
+            if fields == 0 {
+                continue;
+            }
+            word.store(w | fields | fields << 1, Relaxed);
+            while fields != 0 {
+                let bit = fields.trailing_zeros() as u64;
+                fields &= fields - 1;
+                let p = ((first_word + i) as u64 * 32 + bit / 2) / f;
+                let e = &mut out[(p - first) as usize];
+                *e = (*e).min(level);
+            }
+        }
+    }
+}
+
+/// The word and bit shift of state `s`'s code.
+#[inline(always)]
+fn locate(s: u64) -> (usize, u64) {
+    ((s / 32) as usize, 2 * (s % 32))
+}
+
+/// Sets state `s`'s code (from `00`).
+fn set_code(words: &[AtomicU64], s: u64, code: u64) {
+    let (w, shift) = locate(s);
+    words[w].fetch_or(code << shift, Relaxed);
+}
+
+/// The low bit of every field of `word` equal to `code`.
+#[inline(always)]
+fn fields_equal(word: u64, code: u64) -> u64 {
+    // XOR with the code repeated in every field turns matching fields into 00.
+    let x = word ^ (code * LOW);
+    !(x | (x >> 1)) & LOW
+}
+
+/// The `n`-th (0-based) set bit of `mask`.
+#[inline(always)]
+fn nth_cell(mut mask: u64, n: u64) -> u32 {
+    for _ in 0..n {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros()
+}

@@ -1,0 +1,95 @@
+//! The named partitions and the names of their files.
+//!
+//! All presets use Korf's goal: the blank on cell 0 and tile `p` on cell `p`
+//! ([`Board::blank_first`]). A preset with patterns `P1, P2, ...` is written as one file per
+//! pattern, `{name}.p1.pdb`, `{name}.p2.pdb`, ... in pattern order (see [`file_name`]).
+
+use fifteen_core::{Board, Size};
+
+/// A named partition of the tiles of one board size into patterns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preset {
+    /// The name, also the prefix of its file names, for example `4x4-6-6-3`.
+    pub name: &'static str,
+    /// Board width.
+    pub width: u8,
+    /// Board height.
+    pub height: u8,
+    /// The patterns, each in pattern (rank) order; together they hold every tile once.
+    pub patterns: &'static [&'static [u8]],
+    /// One line for `--help` and listings.
+    pub description: &'static str,
+}
+
+impl Preset {
+    /// The board size.
+    pub fn size(&self) -> Size {
+        match Size::new(self.width as usize, self.height as usize) {
+            Ok(size) => size,
+            // The table below holds only valid sizes; a test checks it.
+            Err(_) => Size::S4X4,
+        }
+    }
+
+    /// The goal the tables lead to: blank first.
+    pub fn goal(&self) -> Board {
+        Board::blank_first(self.size())
+    }
+
+    /// The file name of pattern `index` (0-based).
+    pub fn file_name(&self, index: usize) -> String {
+        file_name(self.name, index)
+    }
+}
+
+/// Every preset, the default set (`4x4-7-8`, `4x4-6-6-3`) first.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "4x4-7-8",
+        width: 4,
+        height: 4,
+        patterns: &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
+        description: "15-puzzle, 7-8 partition (top half, bottom half): 58 MB + 519 MB",
+    },
+    Preset {
+        name: "4x4-6-6-3",
+        width: 4,
+        height: 4,
+        patterns: &[&[1, 2, 3], &[4, 5, 8, 9, 12, 13], &[6, 7, 10, 11, 14, 15]],
+        description: "15-puzzle, 6-6-3 partition: 3 kB + 2 x 5.8 MB",
+    },
+    Preset {
+        name: "3x3-8",
+        width: 3,
+        height: 3,
+        patterns: &[&[1, 2, 3, 4, 5, 6, 7, 8]],
+        description: "8-puzzle, all tiles in one pattern: exact distances, 363 kB",
+    },
+    Preset {
+        name: "5x5-6-6-6-6",
+        width: 5,
+        height: 5,
+        patterns: &[
+            &[1, 2, 5, 6, 7, 12],
+            &[3, 4, 8, 9, 13, 14],
+            &[10, 11, 15, 16, 20, 21],
+            &[17, 18, 19, 22, 23, 24],
+        ],
+        description: "24-puzzle, Korf & Felner's 6-6-6-6 partition: 4 x 128 MB",
+    },
+];
+
+/// The preset called `name`, if any.
+pub fn preset(name: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.name == name)
+}
+
+/// The file name of pattern `index` (0-based) of the set called `name`: `{name}.p{index+1}.pdb`,
+/// for example `4x4-6-6-3.p2.pdb` for the pattern `4, 5, 8, 9, 12, 13`.
+///
+/// ```
+/// assert_eq!(pdb_gen::file_name("4x4-7-8", 0), "4x4-7-8.p1.pdb");
+/// ```
+pub fn file_name(name: &str, index: usize) -> String {
+    format!("{name}.p{}.pdb", index + 1)
+}
