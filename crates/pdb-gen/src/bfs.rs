@@ -92,6 +92,8 @@ struct Space {
     /// For boards of at most [`TABLE_CELLS`] cells: `reps[free << 4 | cell]` is the lowest cell
     /// of `cell`'s region among the free cells `free` (a flood fill costs more than this load).
     reps: Vec<u8>,
+    /// With `reps`: `rep_masks[free]` holds the lowest cell of every region of `free`.
+    rep_masks: Vec<u16>,
     /// The goal cell of each pattern tile, in pattern order.
     goal_cells: Vec<u8>,
     /// The goal's blank cell.
@@ -159,6 +161,7 @@ impl Space {
             not_last_col: board & !last_col,
             neighbours,
             reps: Vec::new(),
+            rep_masks: Vec::new(),
             goal_cells: tiles.iter().map(|&t| goal.position(t) as u8).collect(),
             goal_blank: goal.blank(),
         };
@@ -172,8 +175,32 @@ impl Space {
                     })
                 })
                 .collect();
+            space.rep_masks = (0..1usize << TABLE_CELLS)
+                .map(|free| {
+                    (0..TABLE_CELLS)
+                        .filter(|&c| {
+                            free & (1 << c) != 0 && space.reps[free << 4 | c] as usize == c
+                        })
+                        .fold(0u16, |m, c| m | 1 << c)
+                })
+                .collect();
         }
         Ok(space)
+    }
+
+    /// The lowest cell of every region of the free cells `free`.
+    #[inline]
+    fn rep_mask(&self, free: u64) -> u64 {
+        if let Some(&mask) = self.rep_masks.get(free as usize) {
+            return mask as u64;
+        }
+        let (mut left, mut reps) = (free, 0);
+        while left != 0 {
+            let seed = left & left.wrapping_neg();
+            reps |= seed;
+            left &= !self.flood(seed, free);
+        }
+        reps
     }
 
     /// The lowest cell of the region of free cells `free` that holds `cell` (which is free).
@@ -206,24 +233,48 @@ impl Space {
 
     /// Loads placement `p` into `cells[..k]`; returns the free cells.
     #[inline]
-    fn load(&self, p: u64, cells: &mut [u8; MAX_CELLS]) -> u64 {
-        unrank(self.n, p, &mut cells[..self.k]);
-        let used = cells[..self.k].iter().fold(0u64, |m, &c| m | 1 << c);
+    fn load<const N: usize, const K: usize>(&self, p: u64, cells: &mut [u8; MAX_CELLS]) -> u64 {
+        let k = self.tiles::<N, K>();
+        match cells.first_chunk_mut::<K>() {
+            // A constant size lets the compiler turn unrank's divisions into multiplications.
+            Some(out) if N != 0 => unrank(N, p, out),
+            _ => unrank(self.n, p, &mut cells[..k]),
+        }
+        let used = cells[..k].iter().fold(0u64, |m, &c| m | 1 << c);
         self.board & !used
+    }
+
+    /// The number of pattern tiles: `K`, or the runtime value when `N` is 0.
+    #[inline(always)]
+    fn tiles<const N: usize, const K: usize>(&self) -> usize {
+        if N != 0 { K } else { self.k }
+    }
+
+    /// State slots per placement: `N - K`, or the runtime value when `N` is 0.
+    #[inline(always)]
+    fn slots<const N: usize, const K: usize>(&self) -> u64 {
+        if N != 0 { (N - K) as u64 } else { self.free_slots }
+    }
+
+    /// The index of the state whose pattern cells and representative are `cells[..=k]`.
+    #[inline(always)]
+    fn state_index<const N: usize, const K: usize>(&self, cells: &[u8; MAX_CELLS]) -> u64 {
+        if N != 0 { rank(N, &cells[..K + 1]) } else { rank(self.n, &cells[..=self.k]) }
     }
 
     /// Calls `visit` with the index of every state one pattern-tile move from the state with
     /// pattern cells `cells[..k]`, free cells `free` and blank region `region`, until `visit`
     /// returns `true`. Restores `cells`. Returns whether `visit` stopped it.
     #[inline]
-    fn neighbours_of(
+    fn neighbours_of<const N: usize, const K: usize>(
         &self,
         cells: &mut [u8; MAX_CELLS],
         free: u64,
         region: u64,
         mut visit: impl FnMut(u64) -> bool,
     ) -> bool {
-        for i in 0..self.k {
+        let k = self.tiles::<N, K>();
+        for i in 0..k {
             let from = cells[i];
             let mut into = self.neighbours[from as usize] & region;
             while into != 0 {
@@ -232,8 +283,8 @@ impl Space {
                 // Tile i slides from `from` into the blank at `to`; the blank is now on `from`.
                 let free_after = free ^ (1u64 << to) ^ (1u64 << from);
                 cells[i] = to;
-                cells[self.k] = self.rep(from, free_after);
-                let state = rank(self.n, &cells[..=self.k]);
+                cells[k] = self.rep(from, free_after);
+                let state = self.state_index::<N, K>(cells);
                 cells[i] = from;
                 if visit(state) {
                     return true;
@@ -243,8 +294,25 @@ impl Space {
         false
     }
 
-    /// Runs the whole search in the current rayon pool.
+    /// Runs the whole search in the current rayon pool, with the board and pattern sizes as
+    /// constants for the common presets.
     fn run(&self, options: &BuildOptions<'_>) -> Result<Vec<u8>, GenError> {
+        match (self.n, self.k) {
+            (16, 8) => self.run_with::<16, 8>(options),
+            (16, 7) => self.run_with::<16, 7>(options),
+            (16, 6) => self.run_with::<16, 6>(options),
+            (9, 8) => self.run_with::<9, 8>(options),
+            (25, 6) => self.run_with::<25, 6>(options),
+            _ => self.run_with::<0, 0>(options),
+        }
+    }
+
+    /// Runs the search; `N` and `K` are the cells and pattern tiles, or 0 for "read them from
+    /// `self`".
+    fn run_with<const N: usize, const K: usize>(
+        &self,
+        options: &BuildOptions<'_>,
+    ) -> Result<Vec<u8>, GenError> {
         let start = Instant::now();
         let word_count =
             usize::try_from(self.states.div_ceil(32)).map_err(|_| GenError::TooLarge {
@@ -253,18 +321,25 @@ impl Space {
                 limit: usize::MAX as u64,
             })?;
         let entry_count = self.placements as usize;
+        // Every slot starts done; the representatives are then cleared to "unreached".
         let words: Vec<AtomicU64> =
-            (0..word_count).into_par_iter().map(|_| AtomicU64::new(0)).collect();
+            (0..word_count).into_par_iter().map(|_| AtomicU64::new(u64::MAX)).collect();
         let mut entries = vec![UNREACHABLE; entry_count];
         let chunk_words = (CHUNK * self.free_slots / 32) as usize;
 
-        // Mark every slot that is not a region's representative as done, and count the states.
-        let space: u64 = words
-            .par_chunks(chunk_words)
-            .enumerate()
-            .map(|(c, chunk)| self.init_chunk(c as u64 * CHUNK, chunk))
+        // Clear the representatives' codes to "unreached", and count the states. Split by the
+        // first tile's cell: n equal parts.
+        let space: u64 = (0..self.n as u8)
+            .into_par_iter()
+            .map(|first| {
+                let mut cells = [0u8; MAX_CELLS];
+                cells[0] = first;
+                let mut init = Init { word: usize::MAX, bits: u64::MAX, count: 0 };
+                self.init_below::<N, K>(&words, &mut cells, 1, 1 << first, &mut init);
+                init.flush(&words);
+                init.count
+            })
             .sum();
-
         // Level 0: the goal placement with the blank in the goal blank's region.
         let mut cells = [0u8; MAX_CELLS];
         cells[..self.k].copy_from_slice(&self.goal_cells);
@@ -293,7 +368,9 @@ impl Space {
                 let found = words
                     .par_chunks(chunk_words)
                     .enumerate()
-                    .map(|(c, chunk)| self.pull_chunk(&words, c * chunk_words, chunk, cur, next))
+                    .map(|(c, chunk)| {
+                        self.pull_chunk::<N, K>(&words, c * chunk_words, chunk, cur, next)
+                    })
                     .sum();
                 words
                     .par_chunks(chunk_words)
@@ -309,7 +386,7 @@ impl Space {
                     .zip(entries.par_chunks_mut(CHUNK as usize))
                     .enumerate()
                     .map(|(c, (chunk, out))| {
-                        self.push_chunk(
+                        self.push_chunk::<N, K>(
                             &words,
                             c * chunk_words,
                             c as u64 * CHUNK,
@@ -340,37 +417,44 @@ impl Space {
         Ok(entries)
     }
 
-    /// Sets the codes of the placements starting at `first`: `00` for representatives, `11` for
-    /// other slots and for slots past the end. Returns the number of representatives.
-    fn init_chunk(&self, first: u64, chunk: &[AtomicU64]) -> u64 {
-        let f = self.free_slots;
-        let mut codes = vec![u64::MAX; chunk.len()];
-        let mut count = 0;
-        let mut cells = [0u8; MAX_CELLS];
-        let base = first * f;
-        let last = (first + CHUNK).min(self.placements);
-        for p in first..last {
-            let free = self.load(p, &mut cells);
-            let mut left = free;
-            while left != 0 {
-                let seed = left & left.wrapping_neg();
-                left &= !self.flood(seed, free);
-                let slot = (free & (seed - 1)).count_ones() as u64;
-                let local = p * f + slot - base;
-                codes[(local / 32) as usize] &= !(DONE << (2 * (local % 32)));
-                count += 1;
+    /// Visits every placement whose first `depth` cells are `cells[..depth]` (cells `used`) and
+    /// clears its representatives' codes. Visiting placements depth-first in increasing cell
+    /// order visits them in rank order, so the words are written in sequence; the index itself
+    /// comes from [`rank`].
+    fn init_below<const N: usize, const K: usize>(
+        &self,
+        words: &[AtomicU64],
+        cells: &mut [u8; MAX_CELLS],
+        depth: usize,
+        used: u64,
+        init: &mut Init,
+    ) {
+        let k = self.tiles::<N, K>();
+        let free = self.board & !used;
+        if depth == k {
+            let f = self.slots::<N, K>();
+            let p = if N != 0 { rank(N, &cells[..K]) } else { rank(self.n, &cells[..k]) };
+            let mut reps = self.rep_mask(free);
+            while reps != 0 {
+                let bit = reps & reps.wrapping_neg();
+                reps ^= bit;
+                init.clear(words, p * f + (free & (bit - 1)).count_ones() as u64);
             }
+            return;
         }
-        for (word, code) in chunk.iter().zip(codes) {
-            word.store(code, Relaxed);
+        let mut left = free;
+        while left != 0 {
+            let cell = left.trailing_zeros();
+            left &= left - 1;
+            cells[depth] = cell as u8;
+            self.init_below::<N, K>(words, cells, depth + 1, used | 1 << cell, init);
         }
-        count
     }
 
     /// Push: expands every state of `chunk` with code `cur`, marks it done, records its
     /// placement's entry, and marks unreached neighbours `next`. Returns how many it marked.
     #[allow(clippy::too_many_arguments)]
-    fn push_chunk(
+    fn push_chunk<const N: usize, const K: usize>(
         &self,
         words: &[AtomicU64],
         first_word: usize,
@@ -381,7 +465,7 @@ impl Space {
         next: u64,
         level: u8,
     ) -> u64 {
-        let f = self.free_slots;
+        let f = self.slots::<N, K>();
         let mut cells = [0u8; MAX_CELLS];
         let mut loaded = u64::MAX;
         let mut free = 0;
@@ -400,7 +484,7 @@ impl Space {
                 let state = (first_word + i) as u64 * 32 + bit / 2;
                 let p = state / f;
                 if p != loaded {
-                    free = self.load(p, &mut cells);
+                    free = self.load::<N, K>(p, &mut cells);
                     loaded = p;
                     let e = &mut out[(p - first) as usize];
                     *e = (*e).min(level);
@@ -410,7 +494,7 @@ impl Space {
                 // Compute every neighbour first, then load their words together, so the cache
                 // misses overlap instead of queueing behind each other.
                 let mut count = 0;
-                self.neighbours_of(&mut cells, free, region, |s| {
+                self.neighbours_of::<N, K>(&mut cells, free, region, |s| {
                     batch[count] = s;
                     count += 1;
                     false
@@ -435,7 +519,7 @@ impl Space {
 
     /// Pull: every unreached state of `chunk` with a neighbour coded `cur` is marked `next`.
     /// Returns how many it marked.
-    fn pull_chunk(
+    fn pull_chunk<const N: usize, const K: usize>(
         &self,
         words: &[AtomicU64],
         first_word: usize,
@@ -443,7 +527,7 @@ impl Space {
         cur: u64,
         next: u64,
     ) -> u64 {
-        let f = self.free_slots;
+        let f = self.slots::<N, K>();
         let mut cells = [0u8; MAX_CELLS];
         let mut loaded = u64::MAX;
         let mut free = 0;
@@ -457,12 +541,12 @@ impl Space {
                 let state = (first_word + i) as u64 * 32 + bit / 2;
                 let p = state / f;
                 if p != loaded {
-                    free = self.load(p, &mut cells);
+                    free = self.load::<N, K>(p, &mut cells);
                     loaded = p;
                 }
                 let rep = nth_cell(free, state % f);
                 let region = self.flood(1 << rep, free);
-                let hit = self.neighbours_of(&mut cells, free, region, |s| {
+                let hit = self.neighbours_of::<N, K>(&mut cells, free, region, |s| {
                     let (w, shift) = locate(s);
                     (words[w].load(Relaxed) >> shift) & DONE == cur
                 });
@@ -503,6 +587,35 @@ impl Space {
                 let e = &mut out[(p - first) as usize];
                 *e = (*e).min(level);
             }
+        }
+    }
+}
+
+/// One initialisation worker's pending word: codes are cleared locally and written with one
+/// `fetch_and` per word (words at the edges of a part are shared with the neighbouring part).
+struct Init {
+    word: usize,
+    bits: u64,
+    count: u64,
+}
+
+impl Init {
+    /// Clears state `s`'s code to "unreached".
+    #[inline]
+    fn clear(&mut self, words: &[AtomicU64], s: u64) {
+        let (w, shift) = locate(s);
+        if w != self.word {
+            self.flush(words);
+            self.word = w;
+            self.bits = u64::MAX;
+        }
+        self.bits &= !(DONE << shift);
+        self.count += 1;
+    }
+
+    fn flush(&self, words: &[AtomicU64]) {
+        if let Some(word) = words.get(self.word) {
+            word.fetch_and(self.bits, Relaxed);
         }
     }
 }

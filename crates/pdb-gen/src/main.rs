@@ -170,7 +170,8 @@ fn build_with_progress(job: &Job, tiles: &[u8], threads: Option<usize>) -> anyho
         let rate = r.reached as f64 / secs;
         let left = r.space.saturating_sub(r.reached) as f64 / rate.max(1.0);
         let line = format!(
-            "depth {:>3}: {:>13} states, {:>13} reached ({:5.1}% of {}), {:.1} M states/s, ETA {:.0}s{}",
+            "{:7.1}s depth {:>3}: {:>13} states, {:>13} reached ({:5.1}% of {}), {:.1} M states/s, ETA {:.0}s{}",
+            secs,
             r.depth,
             r.frontier,
             r.reached,

@@ -78,7 +78,10 @@ fn by_definition(size: Size, goal: &Board, tiles: &[u8]) -> Vec<u8> {
 
 #[test]
 fn small_patterns_match_the_definition() {
-    let cases: [(usize, usize, &[u8]); 6] = [
+    // Boards over 16 cells take the flood-fill path instead of the region table.
+    let cases: [(usize, usize, &[u8]); 8] = [
+        (5, 4, &[1, 7, 13]),
+        (6, 3, &[17, 2, 9]),
         (3, 2, &[1, 2]),
         (2, 2, &[1, 2, 3]),
         (3, 3, &[1, 2, 3]),
