@@ -3,6 +3,7 @@
 mod batch;
 mod check;
 mod compare;
+mod pdb;
 mod random;
 mod solve;
 mod support;

@@ -1,7 +1,9 @@
 //! Running the binary and reading its answers.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 
 use fifteen_core::{Board, Dir, Notation, replay};
 
@@ -18,10 +20,49 @@ pub(crate) fn fifteen(args: &[&str]) -> Run {
     fifteen_with_stdin(args, "")
 }
 
+/// The database folder every run sees (as `FIFTEEN_PDB_DIR`) unless it passes `--pdb-dir`: a
+/// scratch folder of this test process where the first 4x4 and 3x3 solves build the quick sets
+/// (4x4-6-6-3, 3x3-8) through the binary's first-use path. Tests never see the checkout's
+/// `data/` or the user's data directory.
+pub(crate) fn pdb_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = scratch_dir("pdb-shared");
+        for (board, heuristic) in [
+            ("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", "--heuristic=default"),
+            ("1 2 3 4 5 6 0 7 8", "--heuristic=pdb"),
+        ] {
+            let args: &[&str] = if heuristic.ends_with("default") {
+                &["solve", board, "--goal", "blank-first"]
+            } else {
+                &["solve", board, heuristic]
+            };
+            let run = run_in(&dir, args, "");
+            assert_eq!(run.code, 0, "first-use build: {run:?}");
+            assert!(run.stderr.contains("no pattern database found; building"), "{run:?}");
+        }
+        dir
+    })
+}
+
+/// A new empty folder for one test.
+pub(crate) fn scratch_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a scratch folder");
+    dir
+}
+
 /// Runs `fifteen ARGS` with `input` on stdin.
 pub(crate) fn fifteen_with_stdin(args: &[&str], input: &str) -> Run {
+    run_in(pdb_dir(), args, input)
+}
+
+/// Runs `fifteen ARGS` with `FIFTEEN_PDB_DIR=dir` and `input` on stdin.
+pub(crate) fn run_in(dir: &Path, args: &[&str], input: &str) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fifteen"))
         .args(args)
+        .env("FIFTEEN_PDB_DIR", dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -13,11 +13,11 @@ Exit codes:
   0  success
   1  batch finished but some positions failed; verify: the moves do not reach the goal or
      a move is illegal
-  2  usage error (bad option, or an option that cannot apply, such as --heuristic pdb)
+  2  usage error (bad option, or an option that cannot apply to this board)
   3  bad input (a board, goal, size or move list that does not parse; an unreadable file)
   4  unsolvable (the position cannot reach the goal)
   5  a limit was reached (--max-nodes, --timeout or --max-stored)
-  6  reserved for pattern-database errors";
+  6  pattern-database error (none found for --heuristic pdb, a damaged or wrong file)";
 
 /// Printed under `fifteen solve --help`: notation, output formats and JSON fields.
 const SOLVE_HELP: &str = "\
@@ -70,6 +70,88 @@ pub(crate) enum Command {
     /// Run every feasible heuristic and algorithm pair on a position and compare them
     #[command(after_help = EXIT_CODES)]
     Compare(CompareArgs),
+    /// Pattern databases: list what is found where, show or verify a file, build a set
+    #[command(after_help = PDB_HELP)]
+    Pdb(PdbArgs),
+}
+
+/// Printed under `fifteen pdb --help`: where databases are looked for.
+const PDB_HELP: &str = "\
+Where databases are looked for: --pdb-dir if given (there only); else FIFTEEN_PDB_DIR if set
+(there only); else the source checkout's data/ folder and the user's data directory, the
+strongest set found winning (4x4: 7-8, else 6-6-3). When none serves a 4x4 or 3x3 goal, the
+quick set (4x4-6-6-3, 3x3-8) is built on first use into the first of those folders.
+`cargo xtask gen-pdb` builds the default 4x4 sets (7-8 and 6-6-3) into data/.
+
+Exit codes: 0 success, 2 usage error, 6 a database is missing, damaged or wrong.";
+
+/// `fifteen pdb`.
+#[derive(Debug, Args)]
+pub(crate) struct PdbArgs {
+    #[command(subcommand)]
+    pub(crate) command: PdbCommand,
+}
+
+/// The `fifteen pdb` subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum PdbCommand {
+    /// Show the folders searched and the database sets found in each
+    List(PdbOpts),
+    /// Print a database file's header and histogram
+    Info {
+        /// The .pdb file
+        file: PathBuf,
+    },
+    /// Recompute each file's checksum and histogram and compare them with its header
+    Verify {
+        /// The .pdb files
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Build a preset set (4x4-6-6-3, 4x4-7-8, 3x3-8, 5x5-6-6-6-6) into the database folder
+    Build {
+        /// The preset
+        #[arg(default_value = "4x4-6-6-3")]
+        preset: String,
+        #[command(flatten)]
+        opts: PdbOpts,
+    },
+}
+
+/// How database files are held in memory.
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub(crate) enum PdbLoadArg {
+    /// Memory-map the files (instant start, pages shared between processes)
+    #[default]
+    Mmap,
+    /// Read the files into memory
+    Resident,
+}
+
+impl PdbLoadArg {
+    pub(crate) fn mode(self) -> fifteen_core::pdb::LoadMode {
+        match self {
+            PdbLoadArg::Mmap => fifteen_core::pdb::LoadMode::Mmap,
+            PdbLoadArg::Resident => fifteen_core::pdb::LoadMode::Resident,
+        }
+    }
+}
+
+/// Where pattern databases come from and how they are used.
+#[derive(Debug, Args, Clone, Default)]
+pub(crate) struct PdbOpts {
+    /// Look for pattern databases (and build missing ones) in DIR only
+    #[arg(long, value_name = "DIR")]
+    pub(crate) pdb_dir: Option<PathBuf>,
+    /// How database files are loaded
+    #[arg(long, value_enum, default_value_t = PdbLoadArg::Mmap, value_name = "MODE")]
+    pub(crate) pdb_load: PdbLoadArg,
+    /// Do not add the reflected database lookup
+    #[arg(long)]
+    pub(crate) no_reflect: bool,
+    /// Do not build a missing database set on first use
+    #[arg(long)]
+    pub(crate) no_pdb_build: bool,
 }
 
 /// Options every command that reads a board takes.
@@ -117,11 +199,11 @@ pub(crate) enum HeuristicArg {
     Misplaced,
     /// Sum of the tiles' taxicab distances
     Manhattan,
-    /// Manhattan plus two moves per linear conflict (the default)
+    /// Manhattan plus two moves per linear conflict (the default on other boards)
     LinearConflict,
     /// The true distance from a table (boards of at most 9 cells)
     Exact,
-    /// Additive pattern databases (not available yet)
+    /// Additive pattern databases (the default on 4x4; built on first use)
     Pdb,
 }
 
@@ -206,9 +288,9 @@ pub(crate) struct SolveArgs {
 /// The heuristic, algorithm and limits of `solve`.
 #[derive(Debug, Args)]
 pub(crate) struct SearchOpts {
-    /// The heuristic
-    #[arg(long, value_enum, default_value_t = HeuristicArg::LinearConflict)]
-    pub(crate) heuristic: HeuristicArg,
+    /// The heuristic [default: pdb on 4x4, linear-conflict elsewhere]
+    #[arg(long, value_enum)]
+    pub(crate) heuristic: Option<HeuristicArg>,
     /// The search algorithm
     #[arg(long, value_enum, default_value_t = AlgorithmArg::Ida)]
     pub(crate) algorithm: AlgorithmArg,
@@ -217,6 +299,8 @@ pub(crate) struct SearchOpts {
     pub(crate) weight: f64,
     #[command(flatten)]
     pub(crate) limits: LimitOpts,
+    #[command(flatten)]
+    pub(crate) pdb: PdbOpts,
 }
 
 /// Limits of one search.
@@ -264,6 +348,8 @@ pub(crate) struct CheckArgs {
     pub(crate) board: Vec<String>,
     #[command(flatten)]
     pub(crate) board_opts: BoardOpts,
+    #[command(flatten)]
+    pub(crate) pdb: PdbOpts,
 }
 
 /// `fifteen verify`.
@@ -302,6 +388,8 @@ pub(crate) struct CompareArgs {
     /// The weight W of the weighted A* runs
     #[arg(long, default_value_t = 2.0, value_parser = parse_weight, value_name = "W")]
     pub(crate) weight: f64,
+    #[command(flatten)]
+    pub(crate) pdb: PdbOpts,
 }
 
 fn parse_weight(s: &str) -> Result<f64, String> {

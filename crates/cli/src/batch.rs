@@ -17,7 +17,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::SolveArgs;
 use crate::exit;
-use crate::heuristics::{HeuristicOptions, build_heuristic};
+use crate::heuristics::choose;
 use crate::input;
 use crate::output::Record;
 use crate::solve::{Outcome, Settings, attempt};
@@ -177,8 +177,8 @@ fn setups(items: &[Item], args: &SolveArgs) -> anyhow::Result<Setups> {
         }
         let setup = match input::goal(&args.board_opts.goal, size) {
             Ok(goal) => {
-                let kind = args.search.heuristic.kind();
-                let h = build_heuristic(kind, &goal, &HeuristicOptions::default())?;
+                let kind = args.search.heuristic.map(|h| h.kind());
+                let h = choose(kind, &goal, &args.search.pdb)?;
                 Ok((goal, h))
             }
             Err(e) => Err(format!("{e:#}")),

@@ -7,7 +7,7 @@ use fifteen_core::HeuristicKind;
 
 use crate::args::CheckArgs;
 use crate::exit;
-use crate::heuristics::{HeuristicOptions, available, build_heuristic};
+use crate::heuristics::{available, build_heuristic};
 use crate::input;
 
 /// Runs `fifteen check`.
@@ -33,19 +33,21 @@ pub(crate) fn run(args: &CheckArgs) -> anyhow::Result<u8> {
     for kind in HeuristicKind::ALL {
         let name = kind.name();
         if !available(kind, size.cells()) {
-            let why = match kind {
-                HeuristicKind::Pdb => "not available yet".to_string(),
-                _ => format!("not for {size} boards"),
-            };
-            writeln!(out, "  {name:<16} -  ({why})")?;
+            writeln!(out, "  {name:<16} -  (not for {size} boards)")?;
             continue;
         }
         if kind == HeuristicKind::Exact && solvable.is_err() {
             writeln!(out, "  {name:<16} -  (no distance: unsolvable)")?;
             continue;
         }
-        let h = build_heuristic(kind, &goal, &HeuristicOptions::default())?;
-        writeln!(out, "  {name:<16} {}", h.estimate(board.cells()))?;
+        match build_heuristic(kind, &goal, &args.pdb) {
+            Ok(h) if kind == HeuristicKind::Pdb => {
+                writeln!(out, "  {name:<16} {}  ({})", h.estimate(board.cells()), h.name())?;
+            }
+            Ok(h) => writeln!(out, "  {name:<16} {}", h.estimate(board.cells()))?,
+            Err(e) if kind == HeuristicKind::Pdb => writeln!(out, "  {name:<16} -  ({e:#})")?,
+            Err(e) => return Err(e),
+        }
     }
     Ok(if solvable.is_ok() { exit::OK } else { exit::UNSOLVABLE })
 }

@@ -9,11 +9,11 @@
 use std::io::Write;
 use std::time::Instant;
 
-use fifteen_core::{Algorithm, HeuristicKind, Limits, Problem, SearchError};
+use fifteen_core::{Algorithm, AnyHeuristic, HeuristicKind, Limits, Problem, SearchError};
 
 use crate::args::CompareArgs;
 use crate::exit;
-use crate::heuristics::{HeuristicOptions, available, build_heuristic};
+use crate::heuristics::{available, build_heuristic};
 use crate::input;
 use crate::output::optimality;
 use crate::solve::no_solution;
@@ -37,12 +37,13 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<u8> {
         }
     };
     let cells = board.size().cells();
-    let opts = HeuristicOptions::default();
-    let lc = build_heuristic(HeuristicKind::LinearConflict, &goal, &opts)?;
+    let opts = &args.pdb;
+    let lc = build_heuristic(HeuristicKind::LinearConflict, &goal, opts)?;
     let estimate = lc.estimate(board.cells());
 
     let mut skipped = Vec::new();
     let mut runs: Vec<(HeuristicKind, Algorithm, &str)> = Vec::new();
+    let mut built: Vec<(HeuristicKind, AnyHeuristic)> = Vec::new();
     for kind in [
         HeuristicKind::Misplaced,
         HeuristicKind::Manhattan,
@@ -51,15 +52,20 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<u8> {
         HeuristicKind::Pdb,
     ] {
         if !available(kind, cells) {
-            skipped.push(match kind {
-                HeuristicKind::Pdb => "pdb (not available yet)".to_string(),
-                _ => format!("{kind} (boards of at most 9 cells)"),
-            });
+            skipped.push(format!("{kind} (boards of at most 9 cells)"));
             continue;
         }
         if kind == HeuristicKind::Misplaced && cells > MISPLACED_MAX_CELLS {
             skipped.push(format!("{kind} (too weak beyond {MISPLACED_MAX_CELLS} cells)"));
             continue;
+        }
+        match build_heuristic(kind, &goal, opts) {
+            Ok(h) => built.push((kind, h)),
+            Err(e) if kind == HeuristicKind::Pdb => {
+                skipped.push(format!("pdb ({e:#})"));
+                continue;
+            }
+            Err(e) => return Err(e),
         }
         for algorithm in
             [Algorithm::Ida, Algorithm::AStar, Algorithm::Greedy, Algorithm::Weighted(args.weight)]
@@ -68,7 +74,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<u8> {
         }
     }
     if cells <= 9 || estimate <= BFS_MAX_ESTIMATE {
-        runs.push((HeuristicKind::Manhattan, Algorithm::Bfs, "none"));
+        runs.push((HeuristicKind::LinearConflict, Algorithm::Bfs, "none"));
     } else {
         skipped.push(format!(
             "bfs (more than 9 cells and an estimate of {estimate} > {BFS_MAX_ESTIMATE} moves)"
@@ -81,7 +87,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<u8> {
         "heuristic", "algorithm", "length", "optimal", "generated", "expanded", "time ms"
     )?;
     for (kind, algorithm, label) in runs {
-        let h = build_heuristic(kind, &goal, &opts)?;
+        let Some((_, h)) = built.iter().find(|(k, _)| *k == kind) else { continue };
         let limits = Limits {
             max_nodes: Some(args.limit_nodes),
             deadline: args.limit_time.map(|t| Instant::now() + t),

@@ -5,7 +5,10 @@
 
 use std::fmt;
 
+use fifteen_core::pdb::{PdbError, PdbSetError};
 use fifteen_core::{ParseError, SearchError, Unsolvable};
+
+use crate::pdb::DbError;
 
 /// Success.
 pub(crate) const OK: u8 = 0;
@@ -19,7 +22,8 @@ pub(crate) const BAD_INPUT: u8 = 3;
 pub(crate) const UNSOLVABLE: u8 = 4;
 /// A node, time or memory limit was reached.
 pub(crate) const LIMIT: u8 = 5;
-// 6 is reserved for pattern-database errors.
+/// A pattern database is missing, damaged or for another board or goal.
+pub(crate) const DATABASE: u8 = 6;
 
 /// An option that cannot apply (for example `--heuristic pdb` before databases exist).
 #[derive(Debug)]
@@ -50,6 +54,9 @@ pub(crate) fn code_for(err: &anyhow::Error) -> u8 {
     for cause in err.chain() {
         if cause.is::<ParseError>() || cause.is::<BadInput>() || cause.is::<std::io::Error>() {
             return BAD_INPUT;
+        }
+        if cause.is::<DbError>() || cause.is::<PdbError>() || cause.is::<PdbSetError>() {
+            return DATABASE;
         }
         if cause.is::<Usage>() {
             return USAGE;

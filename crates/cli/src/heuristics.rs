@@ -1,41 +1,76 @@
-//! Building heuristics. Every command goes through [`build_heuristic`], so the pattern-database
-//! heuristic plugs in here (loading its files from options added to [`HeuristicOptions`]).
+//! Building heuristics. Every command goes through [`build_heuristic`] (a named kind) or
+//! [`choose`] (the `--heuristic` option, where no choice means the best available: pattern
+//! databases on the 4x4, linear conflict elsewhere).
 
-use fifteen_core::{AnyHeuristic, Board, EXACT_MAX_CELLS, HeuristicKind};
+use fifteen_core::{AnyHeuristic, Board, EXACT_MAX_CELLS, HeuristicKind, Size};
 
+use crate::args::PdbOpts;
 use crate::exit::Usage;
+use crate::pdb::{self, DbError, Found};
 
-/// What building a heuristic may need beyond the goal. Empty until pattern databases arrive
-/// (their directory will go here).
-#[derive(Debug, Default, Clone)]
-pub(crate) struct HeuristicOptions {}
+/// The heuristic used when none is named.
+pub(crate) fn default_kind(size: Size) -> HeuristicKind {
+    if size == Size::S4X4 { HeuristicKind::Pdb } else { HeuristicKind::LinearConflict }
+}
 
-/// The heuristic `kind` for `goal`, or why it cannot be built.
-pub(crate) fn build_heuristic(
+/// The heuristic `kind` for `goal`, or why it cannot be built. A database that is missing and
+/// cannot be built falls back to linear conflict, with a warning, only if `fallback`.
+fn build(
     kind: HeuristicKind,
     goal: &Board,
-    _opts: &HeuristicOptions,
+    opts: &PdbOpts,
+    fallback: bool,
 ) -> anyhow::Result<AnyHeuristic> {
     let cells = goal.size().cells();
     match kind {
-        HeuristicKind::Pdb => Err(Usage(
-            "the pdb heuristic is not available yet (pattern databases are not part of this build); use --heuristic linear-conflict".into(),
-        )
-        .into()),
+        HeuristicKind::Pdb => match pdb::load(goal, opts)? {
+            Found::Heuristic(h) => Ok(h),
+            Found::BuildFailed(why) => {
+                eprintln!("warning: {why}; using linear-conflict instead");
+                build(HeuristicKind::LinearConflict, goal, opts, false)
+            }
+            Found::Missing(why) if fallback => {
+                eprintln!("note: {why}; using linear-conflict");
+                build(HeuristicKind::LinearConflict, goal, opts, false)
+            }
+            Found::Missing(why) => Err(DbError(why).into()),
+        },
         HeuristicKind::Exact if cells > EXACT_MAX_CELLS => Err(Usage(format!(
             "the exact heuristic needs a board of at most {EXACT_MAX_CELLS} cells, but a {} board has {cells}",
             goal.size()
         ))
         .into()),
-        _ => AnyHeuristic::build(kind, goal)
-            .ok_or_else(|| Usage(format!("the {kind} heuristic cannot be built for this board")).into()),
+        _ => AnyHeuristic::build(kind, goal).ok_or_else(|| {
+            Usage(format!("the {kind} heuristic cannot be built for this board")).into()
+        }),
     }
 }
 
-/// Whether `kind` can be built for boards of `cells` cells without extra files.
+/// The heuristic `kind` for `goal` (databases are loaded, or built on first use).
+pub(crate) fn build_heuristic(
+    kind: HeuristicKind,
+    goal: &Board,
+    opts: &PdbOpts,
+) -> anyhow::Result<AnyHeuristic> {
+    build(kind, goal, opts, false)
+}
+
+/// The heuristic named by `--heuristic`, or the default for the board, which falls back to
+/// linear conflict when no database serves the goal.
+pub(crate) fn choose(
+    named: Option<HeuristicKind>,
+    goal: &Board,
+    opts: &PdbOpts,
+) -> anyhow::Result<AnyHeuristic> {
+    match named {
+        Some(kind) => build(kind, goal, opts, false),
+        None => build(default_kind(goal.size()), goal, opts, true),
+    }
+}
+
+/// Whether `kind` can apply to boards of `cells` cells at all.
 pub(crate) fn available(kind: HeuristicKind, cells: usize) -> bool {
     match kind {
-        HeuristicKind::Pdb => false,
         HeuristicKind::Exact => cells <= EXACT_MAX_CELLS,
         _ => true,
     }

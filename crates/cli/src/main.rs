@@ -10,6 +10,7 @@ mod exit;
 mod heuristics;
 mod input;
 mod output;
+mod pdb;
 mod random;
 mod solve;
 mod verify;
@@ -39,6 +40,7 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Check(a) => check::run(&a)?,
         args::Command::Verify(a) => verify::run(&a)?,
         args::Command::Compare(a) => compare::run(&a)?,
+        args::Command::Pdb(a) => pdb::run(&a)?,
     };
     Ok(ExitCode::from(code))
 }

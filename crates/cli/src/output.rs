@@ -79,7 +79,7 @@ impl Record {
             nodes: 0,
             expanded: 0,
             time_ms: 0.0,
-            heuristic: args.search.heuristic.kind().name().to_string(),
+            heuristic: args.search.heuristic.map_or("default", |h| h.kind().name()).to_string(),
             algorithm: settings.algorithm.to_string(),
             thresholds: None,
             lower_bound: None,

@@ -11,7 +11,7 @@ use fifteen_core::{
 
 use crate::args::{LimitOpts, SolveArgs};
 use crate::exit;
-use crate::heuristics::{HeuristicOptions, build_heuristic};
+use crate::heuristics::choose;
 use crate::input;
 use crate::output::{self, Record};
 
@@ -96,8 +96,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
         return Ok(exit::UNSOLVABLE);
     }
-    let heuristic =
-        build_heuristic(args.search.heuristic.kind(), &goal, &HeuristicOptions::default())?;
+    let heuristic = choose(args.search.heuristic.map(|h| h.kind()), &goal, &args.search.pdb)?;
     let outcome = attempt(&board, &goal, &heuristic, &settings);
     if args.json {
         let mut record = Record::new(&board, &goal, &outcome, &settings, args);

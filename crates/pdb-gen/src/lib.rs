@@ -26,6 +26,7 @@
 
 mod bfs;
 mod preset;
+mod set;
 
 use std::fmt;
 use std::time::Duration;
@@ -34,6 +35,7 @@ use fifteen_core::pdb::PdbError;
 
 pub use bfs::build_pattern;
 pub use preset::{PRESETS, Preset, file_name, preset};
+pub use set::{Progress, SetSpec, Written, build_set, level_line};
 
 /// Generator name and version written into every file header.
 pub const GENERATOR: &str = concat!("pdb-gen ", env!("CARGO_PKG_VERSION"));

@@ -58,6 +58,14 @@ fn symmetries(size: Size) -> Vec<CellMap> {
     out
 }
 
+/// Whether databases built for `canonical` can serve `goal`: same size, and a grid symmetry
+/// takes `goal`'s blank cell to `canonical`'s (for blank-first databases: any goal with the blank
+/// in a corner).
+pub fn serves_goal(canonical: &Board, goal: &Board) -> bool {
+    canonical.size() == goal.size()
+        && symmetries(goal.size()).iter().any(|s| s[goal.blank()] as usize == canonical.blank())
+}
+
 /// One way of looking a position up: a cell map and, per pattern, which of the position's tiles
 /// play the pattern's tiles (in rank order).
 #[derive(Clone, Debug)]

@@ -78,7 +78,7 @@ impl PdbSet {
 
     /// Whether this set can serve `goal` (right size, blank reachable by a symmetry).
     pub fn serves(&self, goal: &Board) -> bool {
-        self.size() == goal.size() && self.heuristic(goal, false).is_ok()
+        super::serves_goal(self.tables[0].goal(), goal)
     }
 }
 

@@ -1,0 +1,301 @@
+//! Pattern databases on the command line: where they are looked for, the first-use build, and
+//! the `fifteen pdb` subcommands (`list`, `info`, `verify`, `build`).
+//!
+//! Where databases are looked for: if `--pdb-dir` is given, there only; else if
+//! `FIFTEEN_PDB_DIR` is set, there only; else the workspace's `data/` (when running from a source
+//! checkout) and the user's data directory, the strongest set found winning. A missing set is
+//! built in the first of those places (`data/` if it exists, else the user's data directory).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::Context;
+use fifteen_core::pdb::{LoadMode, Pdb, PdbSet, PdbTable, scan_dir, serves_goal};
+use fifteen_core::{AnyHeuristic, Board, Size};
+use pdb_gen::{Progress, SetSpec, build_set, preset};
+
+use crate::args::{PdbArgs, PdbCommand, PdbOpts};
+use crate::exit;
+
+/// Sets that verify in milliseconds are checked in full every time they are loaded; larger ones
+/// get the header checks at load and a full check with `fifteen pdb verify`.
+const VERIFY_ON_LOAD_MAX_ENTRIES: u64 = 64 << 20;
+
+/// A pattern-database problem: the exit code for database errors.
+#[derive(Debug)]
+pub(crate) struct DbError(pub(crate) String);
+
+impl std::fmt::Display for DbError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DbError {}
+
+/// The folders searched, in order, and the folder a missing set is built in.
+pub(crate) fn search_dirs(opts: &PdbOpts) -> (Vec<PathBuf>, Option<PathBuf>) {
+    if let Some(dir) = &opts.pdb_dir {
+        return (vec![dir.clone()], Some(dir.clone()));
+    }
+    if let Some(dir) = std::env::var_os("FIFTEEN_PDB_DIR").filter(|d| !d.is_empty()) {
+        let dir = PathBuf::from(dir);
+        return (vec![dir.clone()], Some(dir));
+    }
+    let mut dirs = Vec::new();
+    if let Some(d) = workspace_data() {
+        dirs.push(d);
+    }
+    if let Some(d) = user_data_dir() {
+        dirs.push(d);
+    }
+    let build = dirs.first().cloned();
+    (dirs, build)
+}
+
+/// `data/` of the source checkout this binary was built from, if it is still there.
+fn workspace_data() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    dir.is_dir().then(|| dir.canonicalize().unwrap_or(dir))
+}
+
+/// The user's data directory for `fifteen` (for example `~/.local/share/fifteen`).
+fn user_data_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "fifteen").map(|d| d.data_dir().to_path_buf())
+}
+
+/// The preset built on first use for a board size, if any (cheap to build: seconds at most).
+fn first_use_preset(size: Size) -> Option<&'static str> {
+    match (size.width(), size.height()) {
+        (4, 4) => Some("4x4-6-6-3"),
+        (3, 3) => Some("3x3-8"),
+        _ => None,
+    }
+}
+
+/// Says something once per process on stderr (the batch builds one heuristic per size).
+fn note(text: &str) {
+    static SAID: AtomicBool = AtomicBool::new(false);
+    if !SAID.swap(true, Ordering::Relaxed) {
+        eprintln!("{text}");
+    }
+}
+
+/// The strongest set serving `goal` in `dirs`, warning about damaged files on the way.
+fn find_set(dirs: &[PathBuf], goal: &Board, mode: LoadMode) -> Option<(PdbSet, PathBuf)> {
+    let mut best: Option<(PdbSet, PathBuf)> = None;
+    for dir in dirs {
+        let scan = scan_dir(dir, mode);
+        for (path, err) in &scan.errors {
+            eprintln!("warning: ignoring {}: {err}", path.display());
+        }
+        for set in scan.sets.into_iter().filter(|s| s.serves(goal)) {
+            if set.entries() <= VERIFY_ON_LOAD_MAX_ENTRIES
+                && let Some((path, bad)) =
+                    set.tables.iter().find_map(|t| t.verify().err().map(|e| (t.path(), e)))
+            {
+                let file = path.map_or_else(|| dir.display(), Path::display);
+                eprintln!("warning: ignoring the {} set: {file}: {bad}", set.name);
+                continue;
+            }
+            if best.as_ref().is_none_or(|(b, _)| set.entries() > b.entries()) {
+                best = Some((set, dir.clone()));
+            }
+        }
+    }
+    best
+}
+
+/// What looking for a database heuristic found.
+pub(crate) enum Found {
+    /// A set serving the goal.
+    Heuristic(AnyHeuristic),
+    /// None is present and building one failed (read-only or full folder, ...): the caller
+    /// answers with another heuristic and says so.
+    BuildFailed(String),
+    /// None is present and none is built for this board or goal.
+    Missing(String),
+}
+
+/// The database heuristic for `goal`: the strongest set found, else (unless `--no-pdb-build`)
+/// a first-use build of the size's quick preset.
+pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
+    let (dirs, build_dir) = search_dirs(opts);
+    let mode = opts.pdb_load.mode();
+    let reflect = !opts.no_reflect;
+    if let Some((set, dir)) = find_set(&dirs, goal, mode) {
+        let h = set.heuristic(goal, reflect).map_err(|e| DbError(e.to_string()))?;
+        let hint = if set.name == "4x4-6-6-3" {
+            " (`cargo xtask gen-pdb` builds the faster 7-8 set)"
+        } else {
+            ""
+        };
+        note(&format!("using pattern databases {} from {}{hint}", set.name, dir.display()));
+        return Ok(Found::Heuristic(AnyHeuristic::Pdb(h)));
+    }
+    let size = goal.size();
+    let searched: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    let missing = |why: &str| {
+        Found::Missing(format!(
+            "no pattern database for {size} serving goal {} in {}{why}",
+            goal.to_line(),
+            if searched.is_empty() { "any folder".to_string() } else { searched.join(", ") }
+        ))
+    };
+    let Some(p) = first_use_preset(size).and_then(preset) else {
+        return Ok(missing(
+            "; build one with `pdb-gen --preset NAME --out DIR` or `--size WxH --pattern ...`",
+        ));
+    };
+    if !serves_goal(&p.goal(), goal) {
+        return Ok(missing(
+            "; databases serve goals with the blank in a corner: build one for this goal with `pdb-gen --goal`",
+        ));
+    }
+    let Some(dir) = build_dir.filter(|_| !opts.no_pdb_build) else {
+        return Ok(missing(&format!("; build it with `fifteen pdb build {}`", p.name)));
+    };
+    eprintln!(
+        "no pattern database found; building the {} set into {} (once, a few seconds)",
+        p.name,
+        dir.display()
+    );
+    if let Err(e) = build_set(&SetSpec::from(p), &dir, None, Progress::Auto) {
+        return Ok(Found::BuildFailed(format!(
+            "cannot build the {} databases in {}: {e}",
+            p.name,
+            dir.display()
+        )));
+    }
+    match find_set(std::slice::from_ref(&dir), goal, mode) {
+        Some((set, _)) => {
+            let h = set.heuristic(goal, reflect).map_err(|e| DbError(e.to_string()))?;
+            let hint = if p.name == "4x4-6-6-3" {
+                "; `cargo xtask gen-pdb` builds the faster 7-8 set"
+            } else {
+                ""
+            };
+            note(&format!("built {} in {}{hint}", set.name, dir.display()));
+            Ok(Found::Heuristic(AnyHeuristic::Pdb(h)))
+        }
+        None => Ok(Found::BuildFailed(format!(
+            "the {} databases just built in {} do not load",
+            p.name,
+            dir.display()
+        ))),
+    }
+}
+
+/// Runs `fifteen pdb ...`.
+pub(crate) fn run(args: &PdbArgs) -> anyhow::Result<u8> {
+    match &args.command {
+        PdbCommand::List(opts) => list(opts),
+        PdbCommand::Info { file } => info(file),
+        PdbCommand::Verify { files } => verify(files),
+        PdbCommand::Build { preset: name, opts } => build(name, opts),
+    }
+}
+
+fn list(opts: &PdbOpts) -> anyhow::Result<u8> {
+    let (dirs, build_dir) = search_dirs(opts);
+    let mut out = std::io::stdout().lock();
+    if dirs.is_empty() {
+        writeln!(out, "no folder to search: pass --pdb-dir or set FIFTEEN_PDB_DIR")?;
+    }
+    for dir in &dirs {
+        let scan = scan_dir(dir, LoadMode::Mmap);
+        let state = if !dir.exists() { " (missing)" } else { "" };
+        writeln!(out, "{}{state}", dir.display())?;
+        for set in &scan.sets {
+            let bytes: u64 = set.tables.iter().map(|t| t.entries().len() as u64).sum();
+            writeln!(
+                out,
+                "  set {:<14} {} goal {}  {} table(s), {:.1} MB",
+                set.name,
+                set.size(),
+                set.tables[0].goal().to_line(),
+                set.tables.len(),
+                bytes as f64 / 1e6
+            )?;
+            for t in &set.tables {
+                let path = t.path().map(|p| p.display().to_string()).unwrap_or_default();
+                writeln!(out, "      {path}  tiles {:?}", t.tiles())?;
+            }
+        }
+        for p in &scan.incomplete {
+            writeln!(out, "  incomplete set: {}", p.display())?;
+        }
+        for (p, e) in &scan.errors {
+            writeln!(out, "  damaged: {}: {e}", p.display())?;
+        }
+    }
+    if let Some(dir) = build_dir {
+        writeln!(out, "missing sets are built in {}", dir.display())?;
+    }
+    Ok(exit::OK)
+}
+
+fn open(file: &Path) -> anyhow::Result<PdbTable> {
+    PdbTable::open(file, LoadMode::Mmap)
+        .map_err(|e| DbError(e.to_string()))
+        .with_context(|| format!("cannot use {}", file.display()))
+}
+
+fn info(file: &Path) -> anyhow::Result<u8> {
+    let t = open(file)?;
+    let h = t.header();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "file:        {}", file.display())?;
+    writeln!(out, "board:       {}", t.size())?;
+    writeln!(out, "goal:        {}", t.goal().to_line())?;
+    writeln!(out, "tiles:       {:?}", h.tiles)?;
+    writeln!(out, "preset:      {}", h.preset.as_deref().unwrap_or("(custom)"))?;
+    writeln!(out, "encoding:    {:?}", h.encoding)?;
+    writeln!(out, "entries:     {}", h.entry_count)?;
+    writeln!(out, "offset:      {}", h.payload_offset)?;
+    writeln!(out, "checksum:    {:#018x} (xxh3-64)", h.checksum)?;
+    writeln!(out, "generator:   {}", h.generator)?;
+    writeln!(out, "unreachable: {}", h.unreachable)?;
+    writeln!(out, "histogram (value: entries):")?;
+    let total = h.entry_count.max(1) as f64;
+    for (v, &n) in h.histogram.iter().enumerate() {
+        writeln!(out, "  {v:>3}: {n:>12}  {:6.3}%", 100.0 * n as f64 / total)?;
+    }
+    let mean: f64 = h.histogram.iter().enumerate().map(|(v, &n)| v as f64 * n as f64).sum::<f64>()
+        / (h.entry_count - h.unreachable).max(1) as f64;
+    writeln!(out, "mean value:  {mean:.3}")?;
+    Ok(exit::OK)
+}
+
+fn verify(files: &[PathBuf]) -> anyhow::Result<u8> {
+    let mut failed = 0;
+    for file in files {
+        let result = std::fs::read(file).map_err(|e| e.to_string()).and_then(|bytes| {
+            Pdb::from_bytes(&bytes).and_then(|p| p.verify()).map_err(|e| e.to_string())
+        });
+        match result {
+            Ok(()) => println!("{}: ok (checksum and histogram match)", file.display()),
+            Err(e) => {
+                failed += 1;
+                println!("{}: FAILED: {e}", file.display());
+            }
+        }
+    }
+    Ok(if failed == 0 { exit::OK } else { exit::DATABASE })
+}
+
+fn build(name: &str, opts: &PdbOpts) -> anyhow::Result<u8> {
+    let p = preset(name).ok_or_else(|| {
+        let names: Vec<&str> = pdb_gen::PRESETS.iter().map(|p| p.name).collect();
+        exit::Usage(format!("unknown preset {name:?}; presets are {}", names.join(", ")))
+    })?;
+    let (_, dir) = search_dirs(opts);
+    let dir = dir.ok_or_else(|| DbError("no folder to build in: pass --pdb-dir".into()))?;
+    let written = build_set(&SetSpec::from(p), &dir, None, Progress::Auto)
+        .map_err(|e| DbError(e.to_string()))?;
+    for w in written {
+        println!("wrote {} ({} bytes) in {:.1?}", w.path.display(), w.bytes, w.elapsed);
+    }
+    Ok(exit::OK)
+}
