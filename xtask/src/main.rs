@@ -56,7 +56,11 @@ fn gen_pdb(args: &[String]) -> anyhow::Result<()> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--preset" => presets.push(it.next().context("--preset needs a name")?.clone()),
-            "--out" => out = PathBuf::from(it.next().context("--out needs a folder")?),
+            "--out" => {
+                // pdb-gen runs in the project root, so pass it an absolute folder.
+                let dir = it.next().context("--out needs a folder")?;
+                out = std::env::current_dir().context("cannot read the current folder")?.join(dir);
+            }
             other => bail!("gen-pdb: unknown argument {other:?}\n\n{USAGE}"),
         }
     }

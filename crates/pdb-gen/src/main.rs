@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Parser;
-use fifteen_core::pdb::{PdbMeta, write_pdb_file};
+use fifteen_core::pdb::{Pdb, PdbMeta, write_pdb_file};
 use fifteen_core::{Board, Size};
 use indicatif::{ProgressBar, ProgressStyle};
 use pdb_gen::{BuildOptions, GENERATOR, LevelReport, PRESETS, build_pattern, file_name, preset};
@@ -91,12 +91,11 @@ fn run() -> anyhow::Result<ExitCode> {
             let meta = PdbMeta { generator: GENERATOR.to_string(), preset: job.preset.clone() };
             write_pdb_file(&path, &job.goal, tiles, &meta, &entries)
                 .with_context(|| format!("cannot write {}", path.display()))?;
-            let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-            let max = entries.iter().filter(|&&e| e != fifteen_core::pdb::UNREACHABLE).max();
+            drop(entries);
+            let (bytes, max) = check_file(&path)?;
             eprintln!(
-                "wrote {} ({bytes} bytes, max {}) in {:.1?}",
+                "wrote {} ({bytes} bytes, max entry {max}, checked) in {:.1?}",
                 path.display(),
-                max.copied().unwrap_or(0),
                 took.elapsed()
             );
             written.push((path, bytes, took.elapsed()));
@@ -104,6 +103,17 @@ fn run() -> anyhow::Result<ExitCode> {
     }
     summary(&written, start.elapsed());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reads a written file back through the solver's parser and runs the full check, so a file that
+/// is reported written also loads. Returns its size and largest entry.
+fn check_file(path: &Path) -> anyhow::Result<(u64, u8)> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read back {}", path.display()))?;
+    let pdb = Pdb::from_bytes(&bytes)
+        .and_then(|pdb| pdb.verify().map(|()| pdb))
+        .with_context(|| format!("{} does not read back", path.display()))?;
+    Ok((bytes.len() as u64, pdb.max_value()))
 }
 
 /// The jobs the arguments ask for: presets first, then the custom patterns.
