@@ -2,17 +2,14 @@
 //! patterns given on the command line. The search itself lives in the library.
 #![forbid(unsafe_code)]
 
-use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Parser;
-use fifteen_core::pdb::{Pdb, PdbMeta, write_pdb_file};
 use fifteen_core::{Board, Size};
-use indicatif::{ProgressBar, ProgressStyle};
-use pdb_gen::{BuildOptions, GENERATOR, LevelReport, PRESETS, build_pattern, file_name, preset};
+use pdb_gen::{PRESETS, Progress, SetSpec, Written, build_set, preset};
 
 /// Build additive pattern databases for sliding-tile puzzles.
 ///
@@ -51,15 +48,6 @@ fn presets_help() -> String {
     s
 }
 
-/// One set of patterns to build and write.
-struct Job {
-    name: String,
-    preset: Option<String>,
-    size: Size,
-    goal: Board,
-    patterns: Vec<Vec<u8>>,
-}
-
 fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
@@ -73,64 +61,35 @@ fn main() -> ExitCode {
 fn run() -> anyhow::Result<ExitCode> {
     let args = Args::parse();
     let jobs = jobs(&args)?;
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create output folder {}", args.out.display()))?;
     let start = Instant::now();
     let mut written = Vec::new();
     for job in &jobs {
-        for (i, tiles) in job.patterns.iter().enumerate() {
-            let path = args.out.join(file_name(&job.name, i));
-            let took = Instant::now();
+        let files = build_set(job, &args.out, args.threads, Progress::Auto)
+            .with_context(|| format!("cannot build {}", job.name))?;
+        for w in &files {
             eprintln!(
-                "building {} (pattern {tiles:?} on {}, {} entries)",
-                path.display(),
-                job.size,
-                fifteen_core::pdb::placements(job.size.cells(), tiles.len())
+                "wrote {} ({} bytes, max entry {}, checked) in {:.1?}",
+                w.path.display(),
+                w.bytes,
+                w.max,
+                w.elapsed
             );
-            let entries = build_with_progress(job, tiles, args.threads)?;
-            let meta = PdbMeta { generator: GENERATOR.to_string(), preset: job.preset.clone() };
-            write_pdb_file(&path, &job.goal, tiles, &meta, &entries)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            drop(entries);
-            let (bytes, max) = check_file(&path)?;
-            eprintln!(
-                "wrote {} ({bytes} bytes, max entry {max}, checked) in {:.1?}",
-                path.display(),
-                took.elapsed()
-            );
-            written.push((path, bytes, took.elapsed()));
         }
+        written.extend(files);
     }
     summary(&written, start.elapsed());
     Ok(ExitCode::SUCCESS)
 }
 
-/// Reads a written file back through the solver's parser and runs the full check, so a file that
-/// is reported written also loads. Returns its size and largest entry.
-fn check_file(path: &Path) -> anyhow::Result<(u64, u8)> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read back {}", path.display()))?;
-    let pdb = Pdb::from_bytes(&bytes)
-        .and_then(|pdb| pdb.verify().map(|()| pdb))
-        .with_context(|| format!("{} does not read back", path.display()))?;
-    Ok((bytes.len() as u64, pdb.max_value()))
-}
-
 /// The jobs the arguments ask for: presets first, then the custom patterns.
-fn jobs(args: &Args) -> anyhow::Result<Vec<Job>> {
+fn jobs(args: &Args) -> anyhow::Result<Vec<SetSpec>> {
     let mut jobs = Vec::new();
     for name in &args.preset {
         let Some(p) = preset(name) else {
             let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
             bail!("unknown preset {name:?}; presets are {}", names.join(", "));
         };
-        jobs.push(Job {
-            name: p.name.to_string(),
-            preset: Some(p.name.to_string()),
-            size: p.size(),
-            goal: p.goal(),
-            patterns: p.patterns.iter().map(|t| t.to_vec()).collect(),
-        });
+        jobs.push(SetSpec::from(p));
     }
     if !args.pattern.is_empty() {
         let size = args.size.context("--pattern needs --size WxH")?;
@@ -145,7 +104,7 @@ fn jobs(args: &Args) -> anyhow::Result<Vec<Job>> {
             let sizes: Vec<String> = patterns.iter().map(|p| p.len().to_string()).collect();
             format!("{size}-custom-{}", sizes.join("-"))
         });
-        jobs.push(Job { name, preset: None, size, goal, patterns });
+        jobs.push(SetSpec { name, preset: None, size, goal, patterns });
     } else if args.size.is_some() || args.name.is_some() {
         bail!("--size and --name go with --pattern");
     }
@@ -162,63 +121,17 @@ fn parse_tiles(text: &str) -> anyhow::Result<Vec<u8>> {
         .collect()
 }
 
-/// Builds one pattern, showing progress on a terminal and logging lines otherwise.
-fn build_with_progress(job: &Job, tiles: &[u8], threads: Option<usize>) -> anyhow::Result<Vec<u8>> {
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::new(1);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar.enable_steady_tick(Duration::from_millis(200));
-        bar
-    });
-    let report = |r: &LevelReport| {
-        let secs = r.elapsed.as_secs_f64().max(1e-9);
-        let rate = r.reached as f64 / secs;
-        let left = r.space.saturating_sub(r.reached) as f64 / rate.max(1.0);
-        let line = format!(
-            "{:7.1}s depth {:>3}: {:>13} states, {:>13} reached ({:5.1}% of {}), {:.1} M states/s, ETA {:.0}s{}",
-            secs,
-            r.depth,
-            r.frontier,
-            r.reached,
-            100.0 * r.reached as f64 / r.space.max(1) as f64,
-            r.space,
-            rate / 1e6,
-            left,
-            if r.pull { " (pull)" } else { "" }
-        );
-        match &bar {
-            Some(bar) => {
-                bar.set_length(r.space);
-                bar.set_position(r.reached);
-                bar.set_message(line);
-            }
-            None => eprintln!("  {line}"),
-        }
-    };
-    let options = BuildOptions { threads, progress: Some(&report) };
-    let entries = build_pattern(job.size, &job.goal, tiles, &options)
-        .with_context(|| format!("cannot build pattern {tiles:?} of {}", job.name));
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    entries
-}
-
-fn summary(written: &[(PathBuf, u64, Duration)], total: Duration) {
-    let total_bytes: u64 = written.iter().map(|(_, b, _)| b).sum();
+fn summary(written: &[Written], total: Duration) {
+    let total_bytes: u64 = written.iter().map(|w| w.bytes).sum();
     println!("wrote {} file(s), {} in {:.1?}:", written.len(), human(total_bytes), total);
-    for (path, bytes, took) in written {
-        println!("  {:<40} {:>10} {:>8.1?}", display(path), human(*bytes), took);
+    for w in written {
+        println!(
+            "  {:<40} {:>10} {:>8.1?}",
+            w.path.display().to_string(),
+            human(w.bytes),
+            w.elapsed
+        );
     }
-}
-
-fn display(path: &Path) -> String {
-    path.display().to_string()
 }
 
 fn human(bytes: u64) -> String {

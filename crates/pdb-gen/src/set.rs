@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use fifteen_core::pdb::{PdbMeta, UNREACHABLE, placements, write_pdb_file};
+use fifteen_core::pdb::{Pdb, PdbError, PdbMeta, placements, write_pdb_file};
 use fifteen_core::{Board, Size};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -62,7 +62,8 @@ pub struct Written {
 }
 
 /// Builds every pattern of `spec` and writes each to `out/{name}.p{i}.pdb` (temp file, fsync,
-/// rename: an interrupted build leaves nothing that loads). Creates `out` if needed.
+/// rename: an interrupted build leaves nothing that loads), then reads each file back and
+/// verifies it. Creates `out` if needed.
 pub fn build_set(
     spec: &SetSpec,
     out: &Path,
@@ -86,9 +87,13 @@ pub fn build_set(
         let entries = build_one(spec, tiles, threads, progress)?;
         let meta = PdbMeta { generator: GENERATOR.to_string(), preset: spec.preset.clone() };
         write_pdb_file(&path, &spec.goal, tiles, &meta, &entries)?;
-        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        let max = entries.iter().copied().filter(|&e| e != UNREACHABLE).max().unwrap_or(0);
-        written.push(Written { path, bytes, elapsed: took.elapsed(), max });
+        drop(entries);
+        // Read the file back through the solver's parser and run the full check, so a file
+        // reported written also loads.
+        let bytes =
+            std::fs::read(&path).map_err(|source| PdbError::Io { path: path.clone(), source })?;
+        let max = Pdb::from_bytes(&bytes).and_then(|pdb| pdb.verify().map(|()| pdb.max_value()))?;
+        written.push(Written { path, bytes: bytes.len() as u64, elapsed: took.elapsed(), max });
     }
     Ok(written)
 }
