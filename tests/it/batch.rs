@@ -66,11 +66,11 @@ fn json_lines_in_order_with_ids_and_expected_lengths() {
     let records: Vec<Value> =
         written.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
     assert_eq!(records.len(), 3);
-    assert_eq!(records[0]["id"], 55);
+    assert_eq!(records[0]["id"], "55");
     assert_eq!(records[0]["expected"], 41);
     assert_eq!(records[0]["length"], 41);
     assert_eq!(records[0]["status"], "solved");
-    assert_eq!(records[1]["id"], 42);
+    assert_eq!(records[1]["id"], "42");
     assert_eq!(records[1]["line"], 2);
     assert_eq!(records[2]["line"], 3);
     assert_eq!(records[2]["status"], "error");

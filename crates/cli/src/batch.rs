@@ -28,7 +28,7 @@ struct Item {
     /// 1-based line number.
     line: usize,
     /// The instance number at the start of the line, if any.
-    id: Option<u64>,
+    id: Option<String>,
     /// The optimal length given on the line, if any.
     expected: Option<u32>,
     /// The board, or why the line is not one.
@@ -130,8 +130,9 @@ fn read_input(path: &std::path::Path) -> anyhow::Result<String> {
     }
 }
 
-/// One input line: `None` if blank or a comment. A line of numbers may start with an id (one
-/// number more than the cells) or an id and the optimal length (two more, Korf's format).
+/// One input line: `None` if blank or a comment. A line may start with an id (one token more
+/// than the cells: a number or a word such as `H01`) or an id and the optimal length (two
+/// more, Korf's format).
 fn parse_line(line: usize, text: &str, size: Option<Size>) -> Option<Item> {
     let content = text.split('#').next().unwrap_or_default();
     if content.trim().is_empty() {
@@ -139,26 +140,26 @@ fn parse_line(line: usize, text: &str, size: Option<Size>) -> Option<Item> {
     }
     let tokens: Vec<&str> =
         content.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect();
-    let numbers: Option<Vec<u64>> = tokens.iter().map(|t| t.parse().ok()).collect();
+    let is_cell = |t: &&str| t.parse::<u64>().is_ok() || *t == "_";
+    let is_board = |k: usize| match size {
+        Some(s) => k == s.cells(),
+        None => Size::square_of(k).is_some(),
+    };
+    let is_id =
+        |t: &str| t != "_" && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     let (mut id, mut expected, mut body) = (None, None, content.to_string());
-    if let Some(nums) = numbers {
-        let is_board = |k: usize| match size {
-            Some(s) => k == s.cells(),
-            None => Size::square_of(k).is_some(),
-        };
-        let n = nums.len();
-        if !is_board(n) {
-            if n >= 1 && is_board(n - 1) {
-                id = Some(nums[0]);
-                body = tokens[1..].join(" ");
-            } else if n >= 2
-                && is_board(n - 2)
-                && let Ok(e) = u32::try_from(nums[1])
-            {
-                id = Some(nums[0]);
-                expected = Some(e);
-                body = tokens[2..].join(" ");
-            }
+    let n = tokens.len();
+    if n >= 2 && !is_board(n) && is_id(tokens[0]) && tokens[2..].iter().all(is_cell) {
+        if is_board(n - 1) && is_cell(&tokens[1]) {
+            id = Some(tokens[0].to_string());
+            body = tokens[1..].join(" ");
+        } else if n >= 3
+            && is_board(n - 2)
+            && let Ok(e) = tokens[1].parse::<u32>()
+        {
+            id = Some(tokens[0].to_string());
+            expected = Some(e);
+            body = tokens[2..].join(" ");
         }
     }
     let board = Board::parse(&body, size).map_err(|e| format!("bad board: {e}"));
@@ -226,7 +227,7 @@ fn solve_item(item: &Item, setups: &Setups, settings: &Settings, args: &SolveArg
             }
         };
     record.line = Some(item.line);
-    record.id = item.id;
+    record.id = item.id.clone();
     record.expected = item.expected;
     record
 }

@@ -17,7 +17,7 @@ pub(crate) struct Record {
     pub(crate) line: Option<usize>,
     /// Batch: the instance number at the start of the line.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) id: Option<u64>,
+    pub(crate) id: Option<String>,
     /// The start, cells in row-major order separated by spaces (null if it did not parse).
     pub(crate) board: Option<String>,
     /// `WxH`.
@@ -152,7 +152,7 @@ impl Record {
             }
             None => s.push_str("input"),
         }
-        if let Some(id) = self.id {
+        if let Some(id) = &self.id {
             let _ = write!(s, " (id {id})");
         }
         s.push_str(": ");

@@ -78,7 +78,18 @@ fn run() -> anyhow::Result<ExitCode> {
         written.extend(files);
     }
     summary(&written, start.elapsed());
+    if let Some(peak) = peak_rss() {
+        println!("peak memory (VmHWM): {}", human(peak));
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Peak resident set size of this process, from `/proc/self/status` (Linux only).
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 /// The jobs the arguments ask for: presets first, then the custom patterns.

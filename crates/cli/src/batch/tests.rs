@@ -14,14 +14,19 @@ fn plain_board() {
 #[test]
 fn id_and_expected_length() {
     let item = parse_line(1, "7 1 2 3 4 5 6 7 8 0", None).expect("an item");
-    assert_eq!((item.id, item.expected), (Some(7), None));
+    assert_eq!((item.id, item.expected), (Some("7".to_string()), None));
     let item = parse_line(1, "55 41 13 8 14 3 9 1 0 7 15 5 4 10 12 2 6 11", None).expect("an item");
-    assert_eq!((item.id, item.expected), (Some(55), Some(41)));
+    assert_eq!((item.id, item.expected), (Some("55".to_string()), Some(41)));
     assert_eq!(item.board.expect("a board").size(), Size::S4X4);
     // With --size the count decides: 3x4 has 12 cells, so 13 numbers start with an id.
     let size = Size::new(3, 4).ok();
     let item = parse_line(1, "9 1 2 3 4 5 6 7 8 9 10 11 0", size).expect("an item");
-    assert_eq!(item.id, Some(9));
+    assert_eq!(item.id.as_deref(), Some("9"));
+    // Word ids, as in hardest15.txt.
+    let item =
+        parse_line(1, "H01 80 15 11 8 12 14 10 9 13 2 6 1 4 3 7 5 0", None).expect("an item");
+    assert_eq!((item.id.as_deref(), item.expected), (Some("H01"), Some(80)));
+    assert!(item.board.is_ok());
 }
 
 #[test]
