@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use fifteen_core::pdb::{LoadMode, best_set};
-use fifteen_core::{Board, Dir, Heuristic, Size};
+use fifteen_core::{Board, Dir, Size};
 
 use crate::support::{fifteen, pdb_dir, run_in, scratch_dir};
 
@@ -169,6 +169,7 @@ fn korf100_with_7_8_when_slow_tests_are_on() {
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert!(run.stderr.contains("using pattern databases 4x4-7-8"), "{}", run.stderr);
     assert!(run.stderr.contains("100 solved, 0 failed"), "{}", run.stderr);
+    same_moves_for_any_thread_count(&dir, 5);
 }
 
 /// Packs a 4x4 board into 64 bits.
@@ -213,4 +214,45 @@ fn near_goal_counts_match_and_6_6_3_is_admissible() {
             frontier = next;
         }
     }
+}
+
+/// Korf's positions as (id, optimal length, board) from the shared file.
+fn korf100() -> Vec<(String, usize, String)> {
+    let text = std::fs::read_to_string(korf100_path()).expect("korf100.txt");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            (t[0].to_string(), t[1].parse().expect("a length"), t[2..].join(" "))
+        })
+        .collect()
+}
+
+/// The moves line of a `solve` answer.
+fn moves_of(run: &crate::support::Run) -> String {
+    assert_eq!(run.code, 0, "{run:?}");
+    run.stdout.lines().find(|l| l.starts_with("moves")).expect("a moves line").to_string()
+}
+
+/// Every 10th of Korf's 100 in `dir`: one thread, two and three threads, and resident tables,
+/// all give the same moves, of the published length.
+fn same_moves_for_any_thread_count(dir: &Path, step: usize) {
+    for (id, len, board) in korf100().into_iter().step_by(step) {
+        let base = ["solve", board.as_str(), "--goal", "blank-first", "--heuristic", "pdb"];
+        let one = run_in(dir, &[&base[..], &["--threads", "1"]].concat(), "");
+        assert!(
+            one.stdout.starts_with(&format!("length: {len} (proven optimal)")),
+            "{id}: {one:?}"
+        );
+        let want = moves_of(&one);
+        for extra in [&["--threads", "2"][..], &["--threads", "3"], &["--pdb-load", "resident"]] {
+            let run = run_in(dir, &[&base[..], extra].concat(), "");
+            assert_eq!(moves_of(&run), want, "instance {id} with {extra:?}");
+        }
+    }
+}
+
+#[test]
+fn parallel_search_and_load_modes_give_the_same_moves() {
+    same_moves_for_any_thread_count(pdb_dir(), 10);
 }

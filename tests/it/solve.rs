@@ -244,7 +244,7 @@ fn usage_errors_exit_2() {
     assert_eq!(run.code, 2, "{run:?}");
     let run = fifteen(&["solve"]);
     assert_eq!(run.code, 2, "{run:?}");
-    let run = fifteen(&["solve", "1 2 3 4 5 6 0 7 8", "--threads", "2"]);
+    let run = fifteen(&["solve", "1 2 3 4 5 6 0 7 8", "--output", "x"]);
     assert_eq!(run.code, 2, "{run:?}");
     assert!(run.stderr.contains("only with --input"), "{}", run.stderr);
     let run = fifteen(&["solve", "--heuristic", "exact", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"]);

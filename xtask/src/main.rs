@@ -1,9 +1,11 @@
 //! `cargo xtask`: project chores. `gen-pdb` builds the pattern databases into `data/`; `bench`
-//! and `dist` are to come.
+//! prints the benchmark figures.
 //!
 //! The project root is the parent of this crate's folder, and cargo is launched via `$CARGO`, so
 //! the chores run with the toolchain that runs `cargo xtask`.
 #![forbid(unsafe_code)]
+
+mod bench;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -18,7 +20,10 @@ const USAGE: &str = "usage: cargo xtask <task>
 tasks:
   gen-pdb [--preset NAME ...] [--out DIR]
       build pattern databases with `cargo run --release -p pdb-gen` (default presets:
-      4x4-7-8 and 4x4-6-6-3; default folder: <root>/data)";
+      4x4-7-8 and 4x4-6-6-3; default folder: <root>/data)
+  bench [--build] [--pdb-dir DIR] [--quick] [--hard]
+      build times and memory (--build), Korf's 100 with 1 and 2 threads and each
+      load mode, the hardest positions (--hard)";
 
 fn main() -> ExitCode {
     match run() {
@@ -34,6 +39,7 @@ fn run() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("gen-pdb") => gen_pdb(&args[1..]),
+        Some("bench") => bench::run(&project_root(), &args[1..]),
         Some("help" | "--help" | "-h") | None => {
             eprintln!("{USAGE}");
             Ok(())

@@ -266,8 +266,9 @@ pub(crate) struct SolveArgs {
     /// With --input: write the results to FILE instead of stdout
     #[arg(long, short = 'o', value_name = "FILE", requires = "input")]
     pub(crate) output: Option<PathBuf>,
-    /// With --input: solve this many positions at once (default: all cores)
-    #[arg(long, value_name = "N", requires = "input", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Threads (default: all cores). One position: IDA* splits its search over them (the
+    /// answer is the same for any count). With --input: this many positions at once
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) threads: Option<u16>,
     #[command(flatten)]
     pub(crate) search: SearchOpts,

@@ -93,6 +93,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<u8> {
             deadline: args.limit_time.map(|t| Instant::now() + t),
             cancel: None,
             max_stored: Some(args.limit_stored),
+            threads: 1,
         };
         let algo = algorithm.to_string();
         let row = match h.solve(&problem, algorithm, &limits) {

@@ -33,24 +33,33 @@ pub(crate) struct Settings {
     pub(crate) algorithm: Algorithm,
     /// Per-position limits.
     pub(crate) limits: LimitOpts,
+    /// Threads IDA* uses inside one position: all of `--threads` for a single position, one
+    /// per position in a batch (which is parallel across positions instead).
+    pub(crate) search_threads: usize,
 }
 
 impl Settings {
     pub(crate) fn from_args(args: &SolveArgs) -> Settings {
+        let threads = args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        );
         Settings {
             algorithm: args.search.algorithm.algorithm(args.search.weight),
             limits: args.search.limits,
+            search_threads: if args.input.is_some() { 1 } else { threads },
         }
     }
 }
 
 /// The library's limits for a search starting now.
-pub(crate) fn limits(opts: &LimitOpts) -> Limits {
+pub(crate) fn limits(opts: &LimitOpts, threads: usize) -> Limits {
     Limits {
         max_nodes: opts.max_nodes,
         deadline: opts.timeout.map(|t| Instant::now() + t),
         cancel: None,
         max_stored: opts.max_stored,
+        threads,
     }
 }
 
@@ -65,7 +74,11 @@ pub(crate) fn attempt(
         Ok(p) => p,
         Err(why) => return Outcome::Unsolvable(why),
     };
-    match heuristic.solve(&problem, settings.algorithm, &limits(&settings.limits)) {
+    match heuristic.solve(
+        &problem,
+        settings.algorithm,
+        &limits(&settings.limits, settings.search_threads),
+    ) {
         Ok(solution) => Outcome::Solved(solution),
         Err(e) => Outcome::Failed(e),
     }
@@ -80,8 +93,8 @@ pub(crate) fn no_solution(why: &Unsolvable) -> String {
 /// Runs `fifteen solve BOARD`.
 pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     // clap's `requires` is not enforced next to the BOARD/--input conflict, so check here.
-    if args.output.is_some() || args.threads.is_some() {
-        anyhow::bail!(exit::Usage("--output and --threads apply only with --input".into()));
+    if args.output.is_some() {
+        anyhow::bail!(exit::Usage("--output applies only with --input".into()));
     }
     let (board, goal) = input::board_and_goal(&args.board, &args.board_opts)?;
     let settings = Settings::from_args(args);

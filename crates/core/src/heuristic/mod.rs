@@ -54,10 +54,23 @@ pub trait Heuristic: Sync {
         to: usize,
     ) -> Self::State;
 
-    /// Start loading whatever [`Heuristic::h`] will read for `state`. A no-op unless the
+    /// Whether [`Heuristic::step`] defers its table reads to [`Heuristic::resolve`]. Searches
+    /// then step every child, [`prefetch`](Heuristic::prefetch) them all, and only then resolve
+    /// them, so that the memory latencies overlap. Also tells the search the heuristic may be
+    /// inconsistent, so it applies bidirectional pathmax.
+    const LAZY: bool = false;
+
+    /// Start loading whatever [`Heuristic::resolve`] will read for `state`. A no-op unless the
     /// heuristic reads large tables.
     #[inline(always)]
     fn prefetch(&self, _state: &Self::State) {}
+
+    /// Completes the reads that [`Heuristic::step`] or [`Heuristic::init`] deferred, and
+    /// returns the estimate. [`Heuristic::h`] is only valid on a resolved state.
+    #[inline(always)]
+    fn resolve(&self, state: &mut Self::State) -> u32 {
+        self.h(state)
+    }
 
     /// Whether the estimate never exceeds the true distance.
     fn admissible(&self) -> bool {
@@ -66,7 +79,8 @@ pub trait Heuristic: Sync {
 
     /// The estimate for a whole board.
     fn estimate(&self, cells: &[u8]) -> u32 {
-        self.h(&self.init(cells))
+        let mut state = self.init(cells);
+        self.resolve(&mut state)
     }
 }
 

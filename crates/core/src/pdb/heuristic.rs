@@ -78,19 +78,36 @@ struct View {
 }
 
 /// The additive pattern-database heuristic: the maximum over views of the sum over patterns.
+///
+/// Two sizes share one implementation: boards of at most 16 cells with at most 8 lookups per
+/// position (the 4x4 sets with reflection) keep a compact per-node state; larger boards use
+/// the general one. [`PdbSet::heuristic`](super::PdbSet::heuristic) picks.
 #[derive(Clone, Debug)]
-pub struct PdbHeuristic {
+pub enum PdbHeuristic {
+    /// Boards of at most 16 cells, at most 8 lookups.
+    Small(PdbLookup<16, 8>),
+    /// Any board, at most 16 lookups.
+    Large(PdbLookup<MAX_CELLS, MAX_LOOKUPS>),
+}
+
+/// The pattern-database heuristic for boards of at most `CELLS` cells and `LOOKUPS` lookups
+/// (views times patterns) per position.
+#[derive(Clone, Debug)]
+pub struct PdbLookup<const CELLS: usize, const LOOKUPS: usize> {
     size: Size,
     name: String,
     tables: Vec<Arc<PdbTable>>,
     views: Vec<View>,
 }
 
-/// Per-node state: where each tile is, and the last value read for each (view, pattern).
+/// Per-node state: where each tile is, and for each (view, pattern) lookup its table index and,
+/// once resolved, its value. `stale` marks the lookups a move changed and not yet read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PdbState {
-    pos: [u8; MAX_CELLS],
-    values: [u8; MAX_LOOKUPS],
+pub struct PdbState<const CELLS: usize, const LOOKUPS: usize> {
+    pos: [u8; CELLS],
+    index: [u32; LOOKUPS],
+    values: [u8; LOOKUPS],
+    stale: u16,
 }
 
 impl PdbHeuristic {
@@ -105,86 +122,133 @@ impl PdbHeuristic {
         reflect: bool,
         name: impl Into<String>,
     ) -> Result<PdbHeuristic, PdbError> {
+        let (views, tables) = views(goal, tables, reflect)?;
         let size = goal.size();
-        let first = tables.first().ok_or(PdbError::NoTables)?;
-        let canonical = first.goal();
-        for t in &tables {
-            if t.size() != size {
-                return Err(PdbError::WrongBoard { expected: size, found: t.size() });
-            }
-            if t.goal() != canonical {
-                return Err(PdbError::MixedGoals);
-            }
+        let name = name.into();
+        if size.cells() <= 16 && views.len() * tables.len() <= 8 {
+            Ok(PdbHeuristic::Small(PdbLookup { size, name, tables, views }))
+        } else {
+            Ok(PdbHeuristic::Large(PdbLookup { size, name, tables, views }))
         }
-        let n = size.cells();
-        let mut pattern_of_canonical = [u8::MAX; MAX_CELLS];
-        for (p, t) in tables.iter().enumerate() {
-            for &tile in t.tiles() {
-                if pattern_of_canonical[tile as usize] != u8::MAX {
-                    return Err(PdbError::OverlappingPatterns { tile });
-                }
-                pattern_of_canonical[tile as usize] = p as u8;
-            }
-        }
-        let syms = symmetries(size);
-        let canonical_blank = canonical.blank();
-        let main = syms
-            .iter()
-            .find(|s| s[goal.blank()] as usize == canonical_blank)
-            .ok_or(PdbError::GoalNotCovered { blank: goal.blank() })?;
-        let goal_pos = goal.positions();
-        let mut views = Vec::new();
-        for extra in syms.iter().filter(|s| s[canonical_blank] as usize == canonical_blank) {
-            let is_identity = extra.iter().take(n).enumerate().all(|(c, &x)| c == x as usize);
-            if !is_identity && !reflect {
-                continue;
-            }
-            if (views.len() + 1) * tables.len() > MAX_LOOKUPS {
-                break;
-            }
-            // Cell map: main symmetry, then the extra one. Tile t plays the canonical tile found
-            // on the image of t's goal cell.
-            let mut cells = [0u8; MAX_CELLS];
-            for c in 0..n {
-                cells[c] = extra[main[c] as usize];
-            }
-            let mut players = vec![Vec::new(); tables.len()];
-            let mut pattern_of = [u8::MAX; MAX_CELLS];
-            let mut plays = [0u8; MAX_CELLS];
-            for t in 1..n {
-                plays[t] = canonical.cells()[cells[goal_pos[t] as usize] as usize];
-            }
-            for (p, table) in tables.iter().enumerate() {
-                for &u in table.tiles() {
-                    let t = (1..n).find(|&t| plays[t] == u).unwrap_or(0) as u8;
-                    players[p].push(t);
-                    pattern_of[t as usize] = p as u8;
-                }
-            }
-            views.push(View { cells, players, pattern_of });
-        }
-        Ok(PdbHeuristic { size, name: name.into(), tables, views })
     }
 
+    /// The number of lookups per position (views times patterns).
+    pub fn lookups(&self) -> usize {
+        match self {
+            PdbHeuristic::Small(h) => h.lookups(),
+            PdbHeuristic::Large(h) => h.lookups(),
+        }
+    }
+
+    /// The estimate for a whole board.
+    pub fn estimate(&self, cells: &[u8]) -> u32 {
+        match self {
+            PdbHeuristic::Small(h) => h.estimate(cells),
+            PdbHeuristic::Large(h) => h.estimate(cells),
+        }
+    }
+
+    /// The heuristic's name.
+    pub fn name(&self) -> &str {
+        match self {
+            PdbHeuristic::Small(h) => &h.name,
+            PdbHeuristic::Large(h) => &h.name,
+        }
+    }
+}
+
+/// The views of `goal` through `tables`, checking that the tables fit together.
+fn views(
+    goal: &Board,
+    tables: Vec<Arc<PdbTable>>,
+    reflect: bool,
+) -> Result<(Vec<View>, Vec<Arc<PdbTable>>), PdbError> {
+    let size = goal.size();
+    let first = tables.first().ok_or(PdbError::NoTables)?;
+    let canonical = first.goal().clone();
+    for t in &tables {
+        if t.size() != size {
+            return Err(PdbError::WrongBoard { expected: size, found: t.size() });
+        }
+        if *t.goal() != canonical {
+            return Err(PdbError::MixedGoals);
+        }
+        if t.header().entry_count > u64::from(u32::MAX) {
+            return Err(PdbError::TableTooLarge { entries: t.header().entry_count });
+        }
+    }
+    let n = size.cells();
+    let mut pattern_of_canonical = [u8::MAX; MAX_CELLS];
+    for (p, t) in tables.iter().enumerate() {
+        for &tile in t.tiles() {
+            if pattern_of_canonical[tile as usize] != u8::MAX {
+                return Err(PdbError::OverlappingPatterns { tile });
+            }
+            pattern_of_canonical[tile as usize] = p as u8;
+        }
+    }
+    let syms = symmetries(size);
+    let canonical_blank = canonical.blank();
+    let main = syms
+        .iter()
+        .find(|s| s[goal.blank()] as usize == canonical_blank)
+        .ok_or(PdbError::GoalNotCovered { blank: goal.blank() })?;
+    let goal_pos = goal.positions();
+    let mut views = Vec::new();
+    for extra in syms.iter().filter(|s| s[canonical_blank] as usize == canonical_blank) {
+        let is_identity = extra.iter().take(n).enumerate().all(|(c, &x)| c == x as usize);
+        if !is_identity && !reflect {
+            continue;
+        }
+        if (views.len() + 1) * tables.len() > MAX_LOOKUPS {
+            break;
+        }
+        // Cell map: main symmetry, then the extra one. Tile t plays the canonical tile found on
+        // the image of t's goal cell.
+        let mut cells = [0u8; MAX_CELLS];
+        for c in 0..n {
+            cells[c] = extra[main[c] as usize];
+        }
+        let mut players = vec![Vec::new(); tables.len()];
+        let mut pattern_of = [u8::MAX; MAX_CELLS];
+        let mut plays = [0u8; MAX_CELLS];
+        for t in 1..n {
+            plays[t] = canonical.cells()[cells[goal_pos[t] as usize] as usize];
+        }
+        for (p, table) in tables.iter().enumerate() {
+            for &u in table.tiles() {
+                let t = (1..n).find(|&t| plays[t] == u).unwrap_or(0) as u8;
+                players[p].push(t);
+                pattern_of[t as usize] = p as u8;
+            }
+        }
+        views.push(View { cells, players, pattern_of });
+    }
+    Ok((views, tables))
+}
+
+impl<const CELLS: usize, const LOOKUPS: usize> PdbLookup<CELLS, LOOKUPS> {
     /// The number of lookups per position (views times patterns).
     pub fn lookups(&self) -> usize {
         self.views.len() * self.tables.len()
     }
 
-    #[inline]
-    fn lookup(&self, view: &View, pattern: usize, pos: &[u8; MAX_CELLS]) -> u8 {
+    /// The table index of `pattern` seen through `view` for tiles on `pos`.
+    #[inline(always)]
+    fn index(&self, view: &View, pattern: usize, pos: &[u8; CELLS]) -> u32 {
         let mut placement = [0u8; MAX_CELLS];
         let players = &view.players[pattern];
         for (slot, &t) in placement.iter_mut().zip(players) {
             *slot = view.cells[pos[t as usize] as usize];
         }
-        let index = rank(self.size.cells(), &placement[..players.len()]);
-        self.tables[pattern].get(index)
+        rank(self.size.cells(), &placement[..players.len()]) as u32
     }
 }
 
-impl Heuristic for PdbHeuristic {
-    type State = PdbState;
+impl<const CELLS: usize, const LOOKUPS: usize> Heuristic for PdbLookup<CELLS, LOOKUPS> {
+    type State = PdbState<CELLS, LOOKUPS>;
+
+    const LAZY: bool = true;
 
     fn name(&self) -> &str {
         &self.name
@@ -194,23 +258,24 @@ impl Heuristic for PdbHeuristic {
         self.size
     }
 
-    fn init(&self, cells: &[u8]) -> PdbState {
-        let mut pos = [0u8; MAX_CELLS];
+    fn init(&self, cells: &[u8]) -> Self::State {
+        let mut pos = [0u8; CELLS];
         for (c, &t) in cells.iter().enumerate() {
             pos[t as usize] = c as u8;
         }
-        let mut values = [0u8; MAX_LOOKUPS];
+        let mut s = PdbState { pos, index: [0; LOOKUPS], values: [0; LOOKUPS], stale: 0 };
         let np = self.tables.len();
         for (v, view) in self.views.iter().enumerate() {
             for p in 0..np {
-                values[v * np + p] = self.lookup(view, p, &pos);
+                s.index[v * np + p] = self.index(view, p, &pos);
+                s.stale |= 1 << (v * np + p);
             }
         }
-        PdbState { pos, values }
+        s
     }
 
     #[inline]
-    fn h(&self, s: &PdbState) -> u32 {
+    fn h(&self, s: &Self::State) -> u32 {
         let np = self.tables.len();
         let mut best = 0;
         for v in 0..self.views.len() {
@@ -221,7 +286,14 @@ impl Heuristic for PdbHeuristic {
     }
 
     #[inline]
-    fn step(&self, s: &PdbState, _after: &[u8], tile: u8, from: usize, to: usize) -> PdbState {
+    fn step(
+        &self,
+        s: &Self::State,
+        _after: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> Self::State {
         let mut n = *s;
         n.pos[tile as usize] = to as u8;
         n.pos[0] = from as u8;
@@ -229,9 +301,33 @@ impl Heuristic for PdbHeuristic {
         for (v, view) in self.views.iter().enumerate() {
             let p = view.pattern_of[tile as usize];
             if p != u8::MAX {
-                n.values[v * np + p as usize] = self.lookup(view, p as usize, &n.pos);
+                let slot = v * np + p as usize;
+                n.index[slot] = self.index(view, p as usize, &n.pos);
+                n.stale |= 1 << slot;
             }
         }
         n
+    }
+
+    #[inline]
+    fn prefetch(&self, s: &Self::State) {
+        let np = self.tables.len();
+        let mut stale = s.stale;
+        while stale != 0 {
+            let slot = stale.trailing_zeros() as usize;
+            stale &= stale - 1;
+            self.tables[slot % np].prefetch(s.index[slot] as u64);
+        }
+    }
+
+    #[inline]
+    fn resolve(&self, s: &mut Self::State) -> u32 {
+        let np = self.tables.len();
+        while s.stale != 0 {
+            let slot = s.stale.trailing_zeros() as usize;
+            s.stale &= s.stale - 1;
+            s.values[slot] = self.tables[slot % np].get(s.index[slot] as u64);
+        }
+        self.h(s)
     }
 }

@@ -11,7 +11,7 @@ pub use format::{
     ENDIANNESS_CHECK, EntryEncoding, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN, Pdb, PdbError,
     PdbHeader, PdbMeta, UNREACHABLE, encode, encode_header, write_pdb_file,
 };
-pub use heuristic::{PdbHeuristic, PdbState, serves_goal};
+pub use heuristic::{PdbHeuristic, PdbLookup, PdbState, serves_goal};
 pub use rank::{placements, rank, unrank};
 pub use set::{PdbSet, PdbSetError, Scan, best_set, scan_dir};
 pub use table::{LoadMode, PdbTable};

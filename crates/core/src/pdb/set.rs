@@ -36,6 +36,14 @@ pub enum PdbSetError {
         /// The table's size.
         found: Size,
     },
+    /// A table has more entries than a 32-bit index reaches.
+    #[error(
+        "a table has {entries} entries, more than the solver indexes (2^32); use smaller patterns"
+    )]
+    TableTooLarge {
+        /// Its entry count.
+        entries: u64,
+    },
     /// The tables of a set were built for different goals.
     #[error("the tables of the set were built for different goals")]
     MixedGoals,

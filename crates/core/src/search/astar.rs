@@ -345,8 +345,8 @@ fn search<K: Key, H: Heuristic, O: OpenList>(
     // Arena indices are u32 and `ROOT` is taken.
     let max_stored = limits.max_stored.unwrap_or(DEFAULT_MAX_STORED).min(ROOT as usize);
     let goal_key = K::pack(problem.goal().cells());
-    let root_state = heuristic.init(start.cells());
-    let root_h = heuristic.h(&root_state);
+    let mut root_state = heuristic.init(start.cells());
+    let root_h = heuristic.resolve(&mut root_state);
     let admissible = heuristic.admissible();
     let mut stats = Stats { generated: 1, ..Stats::default() };
 
@@ -438,7 +438,8 @@ fn search<K: Key, H: Heuristic, O: OpenList>(
                         if nodes.len() >= max_stored {
                             return stop(LimitKind::Memory, lower_bound(current, &open), stats);
                         }
-                        let child_state = heuristic.step(&state, &cells[..n], tile, to, blank);
+                        let mut child_state = heuristic.step(&state, &cells[..n], tile, to, blank);
+                        heuristic.resolve(&mut child_state);
                         let id = nodes.len() as u32;
                         let is_goal = mode == Mode::Bfs && key == goal_key;
                         index.insert(key.clone(), id);

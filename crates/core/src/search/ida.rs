@@ -1,7 +1,24 @@
 //! IDA* (Korf 1985): depth-first iterations with a rising f-bound. Memory is the path only; the
 //! board lives in one array that moves mutate and undo, so a node costs a table read, a swap
 //! and a heuristic update.
+//!
+//! Two refinements for heuristics that read large tables ([`Heuristic::LAZY`]):
+//! - all children are stepped and their table entries prefetched before any is read, so the
+//!   memory latencies overlap;
+//! - bidirectional pathmax (BPMX, Felner et al. 2005): a child's estimate minus one bounds the
+//!   parent's, and the parent's minus one bounds every child's. The database heuristic is
+//!   admissible but not consistent (entries are minima over blank positions), so this prunes.
+//!   Children are then searched cheapest first, which finds the answer sooner in the last
+//!   iteration.
+//!
+//! **Parallel search.** Each iteration first walks the tree (in the same depth-first order) down
+//! to a depth where there are enough subtrees for the threads, then threads take subtrees in
+//! order. The answer is the first solution in depth-first order: a thread that finds one in
+//! subtree `i` records it, subtrees after `i` are abandoned, subtrees before `i` finish. That is
+//! the solution a single thread finds, so the moves are the same for every thread count.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
@@ -9,7 +26,8 @@ use crate::board::MAX_CELLS;
 use crate::heuristic::Heuristic;
 use crate::moves::{Dir, MoveTable, NONE};
 
-/// Solves `problem` optimally (if `heuristic` is admissible) with IDA*.
+/// Solves `problem` optimally (if `heuristic` is admissible) with IDA*, on `limits.threads`
+/// threads.
 ///
 /// ```
 /// use fifteen_core::{Board, Limits, Manhattan, Problem, Size, ida};
@@ -38,77 +56,308 @@ pub fn ida<H: Heuristic>(
     cells[..n].copy_from_slice(start.cells());
     let mut goal = [0u8; MAX_CELLS];
     goal[..n].copy_from_slice(problem.goal().cells());
-    let root = heuristic.init(start.cells());
-    let initial_h = heuristic.h(&root);
+    let mut root = heuristic.init(start.cells());
+    let initial_h = heuristic.resolve(&mut root);
     let table = MoveTable::new(size);
-    let mut search = Search {
-        h: heuristic,
-        table: &table,
-        limits,
+    let threads = limits.threads.max(1);
+    let root = Node {
         cells,
-        goal,
-        n,
-        path: Vec::with_capacity(256),
-        stats: Stats { generated: 1, ..Stats::default() },
-        next_bound: u32::MAX,
-        bound: initial_h,
-        stop: None,
+        blank: start.blank() as u8,
+        g: 0,
+        h: initial_h,
+        prev: NO_PREV,
+        state: root,
+        moves: Vec::new(),
     };
-    let blank = start.blank();
+    let shared =
+        Shared { h: heuristic, table: &table, limits, goal, n, generated: AtomicU64::new(1) };
+    let mut stats = Stats { generated: 1, ..Stats::default() };
+    let mut bound = initial_h;
     loop {
-        search.stats.thresholds.push(search.bound);
-        search.next_bound = u32::MAX;
-        let found = search.dfs(blank, root, 0, NO_PREV);
-        if found {
-            break;
-        }
-        if let Some(kind) = search.stop {
-            search.stats.elapsed = t0.elapsed();
-            return Err(SearchError::LimitReached {
-                kind,
-                lower_bound: search.bound,
-                stats: search.stats,
+        stats.thresholds.push(bound);
+        let outcome = iteration(&shared, &root, bound, threads);
+        stats.expanded += outcome.expanded;
+        stats.generated = shared.generated.load(Ordering::Relaxed);
+        if let Some(moves) = outcome.found {
+            stats.elapsed = t0.elapsed();
+            let (_, tiles) = super::replay(start, &moves)
+                .ok_or_else(|| SearchError::NotApplicable("internal error: bad path".into()))?;
+            return Ok(Solution {
+                moves,
+                tiles,
+                optimal: heuristic.admissible(),
+                initial_h,
+                stats,
             });
         }
-        if search.next_bound == u32::MAX {
+        if let Some(kind) = outcome.stop {
+            stats.elapsed = t0.elapsed();
+            return Err(SearchError::LimitReached { kind, lower_bound: bound, stats });
+        }
+        if outcome.next_bound == u32::MAX {
             return Err(SearchError::NotApplicable("the search space was exhausted".into()));
         }
-        search.bound = search.next_bound;
+        bound = outcome.next_bound;
     }
-    search.stats.elapsed = t0.elapsed();
-    let moves = search.path;
-    let (_, tiles) = super::replay(start, &moves)
-        .ok_or_else(|| SearchError::NotApplicable("internal error: bad path".into()))?;
-    Ok(Solution { moves, tiles, optimal: heuristic.admissible(), initial_h, stats: search.stats })
 }
 
 /// No previous move at the root: `NO_PREV ^ 3` is no direction.
-const NO_PREV: usize = 4;
+const NO_PREV: u8 = 4;
 
-struct Search<'a, H: Heuristic> {
+/// Subtrees per thread that a parallel iteration aims for, so that uneven subtrees even out.
+const SUBTREES_PER_THREAD: usize = 64;
+
+/// How often (in nodes generated) a thread publishes its count and looks at the clock, the
+/// cancel flag and whether an earlier subtree has already found the answer.
+const CHECK_EVERY: u64 = 1 << 12;
+
+/// What every thread of a search reads.
+struct Shared<'a, H: Heuristic> {
     h: &'a H,
     table: &'a MoveTable,
     limits: &'a Limits,
-    cells: [u8; MAX_CELLS],
     goal: [u8; MAX_CELLS],
     n: usize,
-    path: Vec<Dir>,
-    stats: Stats,
-    bound: u32,
-    next_bound: u32,
-    stop: Option<LimitKind>,
+    /// Nodes generated by all threads (published every [`CHECK_EVERY`] nodes).
+    generated: AtomicU64,
 }
 
-impl<H: Heuristic> Search<'_, H> {
-    /// Searches below the node with the blank on `blank`, reached with `g` moves, the last in
-    /// direction `prev`. The node's own f is within the bound. Returns true when the goal is
-    /// found; the path is then in `self.path`.
-    fn dfs(&mut self, blank: usize, state: H::State, g: u32, prev: usize) -> bool {
-        if self.h.h(&state) == 0 && self.cells[..self.n] == self.goal[..self.n] {
+/// A node of the search tree: the root, or the root of one subtree of a parallel iteration.
+#[derive(Clone)]
+struct Node<S> {
+    cells: [u8; MAX_CELLS],
+    blank: u8,
+    g: u32,
+    h: u32,
+    prev: u8,
+    state: S,
+    /// Moves from the search's root.
+    moves: Vec<Dir>,
+}
+
+/// What one iteration found.
+#[derive(Default)]
+struct Outcome {
+    found: Option<Vec<Dir>>,
+    stop: Option<LimitKind>,
+    next_bound: u32,
+    expanded: u64,
+}
+
+/// One iteration with f-bound `bound`.
+fn iteration<H: Heuristic>(
+    shared: &Shared<'_, H>,
+    root: &Node<H::State>,
+    bound: u32,
+    threads: usize,
+) -> Outcome {
+    if threads == 1 {
+        let mut w = Worker::new(shared, root, bound, None);
+        let flow = w.dfs(root.blank as usize, &root.state, root.h, root.g, root.prev as usize);
+        w.publish();
+        return Outcome {
+            found: (flow == Flow::Found).then(|| std::mem::take(&mut w.path)),
+            stop: w.stop,
+            next_bound: w.next_bound,
+            expanded: w.expanded,
+        };
+    }
+    // Split: collect subtree roots in depth-first order, deepening until there are enough.
+    let mut frontier = vec![root.clone()];
+    let mut next_bound = u32::MAX;
+    let mut expanded = 0;
+    let mut depth = 0;
+    while frontier.len() < SUBTREES_PER_THREAD * threads && depth < 12 {
+        let mut deeper = Vec::new();
+        let mut splitter = Worker::new(shared, root, bound, None);
+        for node in &frontier {
+            splitter.children_of(node, &mut deeper);
+        }
+        splitter.publish();
+        expanded += splitter.expanded;
+        next_bound = next_bound.min(splitter.next_bound);
+        if deeper.is_empty() {
+            break;
+        }
+        frontier = deeper;
+        depth += 1;
+    }
+    let best = AtomicUsize::new(usize::MAX);
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, Vec<Dir>)>> = Mutex::new(Vec::new());
+    let totals = Mutex::new(Outcome { next_bound, expanded, ..Outcome::default() });
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut local = Outcome { next_bound: u32::MAX, ..Outcome::default() };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= frontier.len() || i > best.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let node = &frontier[i];
+                    let mut w = Worker::new(shared, node, bound, Some((&best, i)));
+                    let flow =
+                        w.dfs(node.blank as usize, &node.state, node.h, node.g, node.prev as usize);
+                    w.publish();
+                    local.expanded += w.expanded;
+                    local.next_bound = local.next_bound.min(w.next_bound);
+                    match flow {
+                        Flow::Found => {
+                            best.fetch_min(i, Ordering::Relaxed);
+                            if let Ok(mut r) = results.lock() {
+                                r.push((i, std::mem::take(&mut w.path)));
+                            }
+                        }
+                        Flow::Stop if w.stop.is_some() => {
+                            local.stop = w.stop;
+                            // A limit ends every thread: make the others stop at their next check.
+                            best.fetch_min(0, Ordering::Relaxed);
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+                if let Ok(mut t) = totals.lock() {
+                    t.expanded += local.expanded;
+                    t.next_bound = t.next_bound.min(local.next_bound);
+                    t.stop = t.stop.or(local.stop);
+                }
+            });
+        }
+    });
+    let mut out = totals.into_inner().unwrap_or_default();
+    let found = results.into_inner().unwrap_or_default().into_iter().min_by_key(|(i, _)| *i);
+    if let Some((_, path)) = found {
+        out.found = Some(path);
+        out.stop = None;
+    }
+    out
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Flow {
+    /// No solution below within the bound.
+    Done,
+    /// The goal was found; the path is in the worker.
+    Found,
+    /// A limit, or an earlier subtree's solution, ended the search.
+    Stop,
+}
+
+/// One thread's depth-first search below one node.
+struct Worker<'a, 's, H: Heuristic> {
+    shared: &'s Shared<'a, H>,
+    cells: [u8; MAX_CELLS],
+    path: Vec<Dir>,
+    bound: u32,
+    next_bound: u32,
+    expanded: u64,
+    /// Nodes generated since the last publication to `shared.generated`.
+    pending: u64,
+    stop: Option<LimitKind>,
+    /// In a parallel iteration: the index of the earliest subtree with a solution, and ours.
+    race: Option<(&'s AtomicUsize, usize)>,
+}
+
+impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
+    fn new(
+        shared: &'s Shared<'a, H>,
+        node: &Node<H::State>,
+        bound: u32,
+        race: Option<(&'s AtomicUsize, usize)>,
+    ) -> Self {
+        let mut path = Vec::with_capacity(256);
+        path.extend_from_slice(&node.moves);
+        Worker {
+            shared,
+            cells: node.cells,
+            path,
+            bound,
+            next_bound: u32::MAX,
+            expanded: 0,
+            pending: 0,
+            stop: None,
+            race,
+        }
+    }
+
+    fn publish(&mut self) {
+        self.shared.generated.fetch_add(self.pending, Ordering::Relaxed);
+        self.pending = 0;
+    }
+
+    /// Counts `k` generated nodes; true if the search must stop.
+    #[inline(always)]
+    fn count(&mut self, k: u64) -> bool {
+        self.pending += k;
+        let limits = self.shared.limits;
+        if self.race.is_none() && self.pending < CHECK_EVERY {
+            // One thread: exact node limit, as the tests expect.
+            let total = self.shared.generated.load(Ordering::Relaxed) + self.pending;
+            if let Some(max) = limits.max_nodes
+                && total >= max
+            {
+                self.stop = Some(LimitKind::Nodes);
+                return true;
+            }
+            return false;
+        }
+        if self.pending < CHECK_EVERY {
+            return false;
+        }
+        self.publish();
+        let total = self.shared.generated.load(Ordering::Relaxed);
+        if let Some(max) = limits.max_nodes
+            && total >= max
+        {
+            self.stop = Some(LimitKind::Nodes);
             return true;
         }
-        self.stats.expanded += 1;
-        let next = *self.table.of(blank);
+        if let Some(kind) = limits.check_slow() {
+            self.stop = Some(kind);
+            return true;
+        }
+        if let Some((best, mine)) = self.race
+            && best.load(Ordering::Relaxed) < mine
+        {
+            return true;
+        }
+        false
+    }
+
+    #[inline(always)]
+    fn note(&mut self, f: u32) {
+        if f < self.next_bound {
+            self.next_bound = f;
+        }
+    }
+
+    fn is_goal(&self) -> bool {
+        let n = self.shared.n;
+        self.cells[..n] == self.shared.goal[..n]
+    }
+
+    /// Searches below the node with the blank on `blank`, estimate `h`, reached with `g` moves,
+    /// the last in direction `prev`; its f is within the bound.
+    fn dfs(&mut self, blank: usize, state: &H::State, h: u32, g: u32, prev: usize) -> Flow {
+        if h == 0 && self.is_goal() {
+            return Flow::Found;
+        }
+        if H::LAZY {
+            self.expand_lazy(blank, state, h, g, prev)
+        } else {
+            self.expand(blank, state, g, prev)
+        }
+    }
+
+    /// Children one at a time: for heuristics whose update is a few arithmetic operations.
+    #[inline(always)]
+    fn expand(&mut self, blank: usize, state: &H::State, g: u32, prev: usize) -> Flow {
+        self.expanded += 1;
+        let hs = self.shared.h;
+        let n = self.shared.n;
+        let next = *self.shared.table.of(blank);
         for (d, &to) in next.iter().enumerate() {
             if to == NONE || d == prev ^ 3 {
                 continue;
@@ -117,28 +366,194 @@ impl<H: Heuristic> Search<'_, H> {
             let tile = self.cells[to];
             self.cells[blank] = tile;
             self.cells[to] = 0;
-            self.stats.generated += 1;
-            if let Some(kind) = self.limits.check(self.stats.generated) {
-                self.stop = Some(kind);
-                return false;
+            if self.count(1) {
+                return Flow::Stop;
             }
-            let child = self.h.step(&state, &self.cells[..self.n], tile, to, blank);
-            let f = g + 1 + self.h.h(&child);
+            let child = hs.step(state, &self.cells[..n], tile, to, blank);
+            let ch = hs.h(&child);
+            let f = g + 1 + ch;
             if f <= self.bound {
                 self.path.push(Dir::ALL[d]);
-                if self.dfs(to, child, g + 1, d) {
-                    return true;
+                match self.dfs(to, &child, ch, g + 1, d) {
+                    Flow::Found => return Flow::Found,
+                    Flow::Stop => return Flow::Stop,
+                    Flow::Done => {}
                 }
                 self.path.pop();
-                if self.stop.is_some() {
-                    return false;
-                }
-            } else if f < self.next_bound {
-                self.next_bound = f;
+            } else {
+                self.note(f);
             }
             self.cells[to] = tile;
             self.cells[blank] = 0;
         }
-        false
+        Flow::Done
     }
+
+    /// Steps every child and prefetches its entries, then reads them all, applies BPMX and
+    /// searches the children cheapest first.
+    fn expand_lazy(&mut self, blank: usize, state: &H::State, h: u32, g: u32, prev: usize) -> Flow {
+        let Some((kids, count, hp)) = self.kids(blank, state, h, g, prev) else {
+            return if self.stop.is_some() || self.raced() { Flow::Stop } else { Flow::Done };
+        };
+        for kid in &kids[..count] {
+            let hc = kid.h.max(hp.saturating_sub(1));
+            let f = g + 1 + hc;
+            if f > self.bound {
+                self.note(f);
+                continue;
+            }
+            let (to, d) = (kid.to as usize, kid.dir as usize);
+            let tile = self.cells[to];
+            self.cells[blank] = tile;
+            self.cells[to] = 0;
+            self.path.push(Dir::ALL[d]);
+            match self.dfs(to, &kid.state, hc, g + 1, d) {
+                Flow::Found => return Flow::Found,
+                Flow::Stop => return Flow::Stop,
+                Flow::Done => {}
+            }
+            self.path.pop();
+            self.cells[to] = tile;
+            self.cells[blank] = 0;
+        }
+        Flow::Done
+    }
+
+    fn raced(&self) -> bool {
+        self.race.is_some_and(|(best, mine)| best.load(Ordering::Relaxed) < mine)
+    }
+
+    /// The children of a node, resolved and sorted by estimate, and the parent's estimate
+    /// raised by BPMX; `None` if BPMX prunes the parent or the search must stop.
+    #[inline(always)]
+    fn kids(
+        &mut self,
+        blank: usize,
+        state: &H::State,
+        h: u32,
+        g: u32,
+        prev: usize,
+    ) -> Option<Kids<H::State>> {
+        self.expanded += 1;
+        let hs = self.shared.h;
+        let n = self.shared.n;
+        let next = *self.shared.table.of(blank);
+        let mut kids = [Kid { dir: 0, to: 0, h: 0, state: *state }; 4];
+        let mut count = 0;
+        for (d, &to) in next.iter().enumerate() {
+            if to == NONE || d == prev ^ 3 {
+                continue;
+            }
+            let to = to as usize;
+            let tile = self.cells[to];
+            self.cells[blank] = tile;
+            self.cells[to] = 0;
+            let child = hs.step(state, &self.cells[..n], tile, to, blank);
+            self.cells[to] = tile;
+            self.cells[blank] = 0;
+            hs.prefetch(&child);
+            kids[count] = Kid { dir: d as u8, to: to as u8, h: 0, state: child };
+            count += 1;
+        }
+        if self.count(count as u64) {
+            return None;
+        }
+        let mut hmax = 0;
+        for kid in &mut kids[..count] {
+            kid.h = hs.resolve(&mut kid.state);
+            hmax = hmax.max(kid.h);
+        }
+        let hp = h.max(hmax.saturating_sub(1));
+        if g + hp > self.bound {
+            self.note(g + hp);
+            return None;
+        }
+        // Insertion sort by estimate; equal estimates keep the fixed direction order.
+        for i in 1..count {
+            let mut j = i;
+            while j > 0 && kids[j - 1].h > kids[j].h {
+                kids.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        Some((kids, count, hp))
+    }
+
+    /// Appends the children of `node` within the bound to `out`, in search order (for
+    /// splitting an iteration into subtrees). A goal child is kept as its own subtree.
+    fn children_of(&mut self, node: &Node<H::State>, out: &mut Vec<Node<H::State>>) {
+        if node.h == 0 && node.cells[..self.shared.n] == self.shared.goal[..self.shared.n] {
+            out.push(node.clone());
+            return;
+        }
+        self.cells = node.cells;
+        let (blank, g) = (node.blank as usize, node.g);
+        let hs = self.shared.h;
+        if H::LAZY {
+            let Some((kids, count, hp)) =
+                self.kids(blank, &node.state, node.h, g, node.prev as usize)
+            else {
+                return;
+            };
+            for kid in &kids[..count] {
+                let hc = kid.h.max(hp.saturating_sub(1));
+                if g + 1 + hc > self.bound {
+                    self.note(g + 1 + hc);
+                    continue;
+                }
+                out.push(self.child_node(node, kid.dir as usize, kid.to as usize, hc, kid.state));
+            }
+        } else {
+            self.expanded += 1;
+            let next = *self.shared.table.of(blank);
+            for (d, &to) in next.iter().enumerate() {
+                if to == NONE || d == node.prev as usize ^ 3 {
+                    continue;
+                }
+                let to = to as usize;
+                let tile = self.cells[to];
+                self.cells[blank] = tile;
+                self.cells[to] = 0;
+                self.pending += 1;
+                let child = hs.step(&node.state, &self.cells[..self.shared.n], tile, to, blank);
+                self.cells[to] = tile;
+                self.cells[blank] = 0;
+                let ch = hs.h(&child);
+                if g + 1 + ch > self.bound {
+                    self.note(g + 1 + ch);
+                    continue;
+                }
+                out.push(self.child_node(node, d, to, ch, child));
+            }
+        }
+    }
+
+    fn child_node(
+        &self,
+        node: &Node<H::State>,
+        d: usize,
+        to: usize,
+        h: u32,
+        state: H::State,
+    ) -> Node<H::State> {
+        let mut cells = node.cells;
+        let blank = node.blank as usize;
+        cells[blank] = cells[to];
+        cells[to] = 0;
+        let mut moves = node.moves.clone();
+        moves.push(Dir::ALL[d]);
+        Node { cells, blank: to as u8, g: node.g + 1, h, prev: d as u8, state, moves }
+    }
+}
+
+/// The children of a node (the first `.1` of them), and the parent's estimate after BPMX.
+type Kids<S> = ([Kid<S>; 4], usize, u32);
+
+/// A child being considered.
+#[derive(Clone, Copy)]
+struct Kid<S> {
+    dir: u8,
+    to: u8,
+    h: u32,
+    state: S,
 }

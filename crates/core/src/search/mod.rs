@@ -116,6 +116,9 @@ pub struct Limits {
     pub cancel: Option<Arc<AtomicBool>>,
     /// For searches that store nodes (A*, BFS): the most nodes kept in memory.
     pub max_stored: Option<usize>,
+    /// Threads IDA* may use for one position (0 or 1: the calling thread only). The answer is
+    /// the same for every count.
+    pub threads: usize,
 }
 
 /// Which limit ended a search.

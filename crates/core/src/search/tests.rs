@@ -463,3 +463,20 @@ fn astar_stays_optimal_with_an_inconsistent_heuristic() {
         assert!(w.len() as u32 <= 2 * d, "{start:?}");
     }
 }
+
+#[test]
+fn parallel_ida_gives_the_serial_moves() {
+    let goal = Board::blank_first(Size::S4X4);
+    let lc = LinearConflict::new(&goal);
+    let mut instances = korf100();
+    instances.sort_by_key(|(_, len, _)| *len);
+    for (id, len, start) in instances.into_iter().take(6) {
+        let p = Problem::new(start, goal.clone()).unwrap();
+        let serial = ida(&p, &lc, &Limits::default()).unwrap();
+        assert_eq!(serial.len(), len, "instance {id}");
+        for threads in [2, 3, 4] {
+            let par = ida(&p, &lc, &Limits { threads, ..Limits::default() }).unwrap();
+            assert_eq!(par.moves, serial.moves, "instance {id}, {threads} threads");
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! `cargo xtask bench`: the figures the issues ask for, from release builds.
+//!
+//! - database builds: wall time and peak memory of `pdb-gen` for 6-6-3 and 7-8 (`--build`);
+//! - Korf's 100 (and the hardest positions) with the strongest databases present: per-position
+//!   length, nodes generated and time, and totals with 1 and 2 threads and each load mode.
+//!
+//! It drives the real binaries (`fifteen solve --input ... --json`) so the figures are what a
+//! user gets.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+
+const USAGE: &str = "usage: cargo xtask bench [--build] [--pdb-dir DIR] [--quick] [--hard]
+
+  --build       also time the 6-6-3 and 7-8 builds (into a temporary folder)
+  --pdb-dir DIR databases to solve with (default: <root>/data)
+  --quick       one configuration only (2 threads, mmap)
+  --hard        also solve ../shared/instances/hardest15.txt";
+
+struct Options {
+    build: bool,
+    pdb_dir: PathBuf,
+    quick: bool,
+    hard: bool,
+}
+
+/// Runs the benchmarks.
+pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
+    let mut opts = Options { build: false, pdb_dir: root.join("data"), quick: false, hard: false };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--build" => opts.build = true,
+            "--quick" => opts.quick = true,
+            "--hard" => opts.hard = true,
+            "--pdb-dir" => {
+                let dir = it.next().context("--pdb-dir needs a folder")?;
+                opts.pdb_dir = std::env::current_dir()?.join(dir);
+            }
+            other => bail!("bench: unknown argument {other:?}\n\n{USAGE}"),
+        }
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(&cargo)
+        .current_dir(root)
+        .args(["build", "--release", "-p", "fifteen-cli", "-p", "pdb-gen"])
+        .status()
+        .context("cannot run cargo")?;
+    if !status.success() {
+        bail!("the release build failed");
+    }
+    let bin = root.join("target/release");
+    machine();
+    if opts.build {
+        builds(&bin.join("pdb-gen"))?;
+    }
+    let fifteen = bin.join("fifteen");
+    let korf = root.join("../shared/instances/korf100.txt");
+    let configs: &[(usize, &str)] = if opts.quick {
+        &[(2, "mmap")]
+    } else {
+        &[(1, "mmap"), (2, "mmap"), (1, "resident"), (2, "resident")]
+    };
+    // Warm the page cache so that the first configuration is not charged for disk reads.
+    solve_file(&fifteen, &korf, &opts.pdb_dir, 2, "mmap")?;
+    let mut first = true;
+    for &(threads, load) in configs {
+        let run = solve_file(&fifteen, &korf, &opts.pdb_dir, threads, load)?;
+        if first {
+            println!("\nKorf's 100, {} (threads {threads}, --pdb-load {load}):", run.heuristic);
+            println!("{:>4} {:>4} {:>12} {:>10}", "id", "len", "generated", "ms");
+            for r in &run.rows {
+                println!("{:>4} {:>4} {:>12} {:>10.2}", r.id, r.length, r.nodes, r.ms);
+            }
+            first = false;
+        }
+        run.summary(&format!("korf100 threads={threads} load={load}"));
+    }
+    if opts.hard {
+        let hard = root.join("../shared/instances/hardest15.txt");
+        let run = solve_file(&fifteen, &hard, &opts.pdb_dir, 2, "mmap")?;
+        println!("\nhardest positions, {} (threads 2):", run.heuristic);
+        for r in &run.rows {
+            println!("{:>4} {:>4} {:>12} {:>10.1}", r.id, r.length, r.nodes, r.ms);
+        }
+        run.summary("hardest threads=2 load=mmap");
+    }
+    Ok(())
+}
+
+/// Names the machine the figures come from.
+fn machine() {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split_once(':').map_or(l, |(_, v)| v).trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown cpu".into());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    println!("machine: {cpu}, {cores} cores");
+}
+
+/// Times the 6-6-3 and 7-8 builds into a temporary folder; pdb-gen prints its peak memory.
+fn builds(pdb_gen: &Path) -> anyhow::Result<()> {
+    let dir = std::env::temp_dir().join(format!("fifteen-bench-{}", std::process::id()));
+    for preset in ["4x4-6-6-3", "4x4-7-8"] {
+        let t = Instant::now();
+        let out = Command::new(pdb_gen)
+            .args(["--preset", preset, "--out"])
+            .arg(&dir)
+            .output()
+            .context("cannot run pdb-gen")?;
+        if !out.status.success() {
+            bail!("pdb-gen {preset} failed: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let peak = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("peak memory (VmHWM): "))
+            .unwrap_or("unknown");
+        println!("build {preset}: {:.1} s wall, peak memory {peak}", t.elapsed().as_secs_f64());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+struct Row {
+    id: String,
+    length: u64,
+    expected: Option<u64>,
+    optimal: bool,
+    nodes: u64,
+    ms: f64,
+}
+
+struct SolveRun {
+    rows: Vec<Row>,
+    wall: f64,
+    heuristic: String,
+}
+
+impl SolveRun {
+    fn summary(&self, label: &str) {
+        let n = self.rows.len().max(1) as f64;
+        let nodes: u64 = self.rows.iter().map(|r| r.nodes).sum();
+        let max = self.rows.iter().map(|r| r.nodes).max().unwrap_or(0);
+        let ms: f64 = self.rows.iter().map(|r| r.ms).sum();
+        let slowest = self.rows.iter().map(|r| r.ms).fold(0.0, f64::max);
+        let wrong = self
+            .rows
+            .iter()
+            .filter(|r| !r.optimal || r.expected.is_some_and(|e| e != r.length))
+            .count();
+        println!(
+            "{label}: {} positions, wall {:.3} s, search {:.3} s, slowest {:.1} ms, nodes mean {:.0} max {max}, {:.1} M nodes/s per search thread, {wrong} not matching the published optimum",
+            self.rows.len(),
+            self.wall,
+            ms / 1e3,
+            slowest,
+            nodes as f64 / n,
+            nodes as f64 / (ms / 1e3).max(1e-9) / 1e6,
+        );
+    }
+}
+
+/// Solves every position of `file` in one batch run and reads the JSON lines back.
+fn solve_file(
+    fifteen: &Path,
+    file: &Path,
+    pdb_dir: &Path,
+    threads: usize,
+    load: &str,
+) -> anyhow::Result<SolveRun> {
+    let t = Instant::now();
+    let out = Command::new(fifteen)
+        .args(["solve", "--goal", "blank-first", "--heuristic", "pdb", "--no-pdb-build", "--json"])
+        .args(["--threads", &threads.to_string(), "--pdb-load", load, "--input"])
+        .arg(file)
+        .arg("--pdb-dir")
+        .arg(pdb_dir)
+        .output()
+        .context("cannot run fifteen")?;
+    let wall = t.elapsed().as_secs_f64();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut rows = Vec::new();
+    let mut heuristic = String::new();
+    for line in stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).context("a JSON line")?;
+        heuristic = v["heuristic"].as_str().unwrap_or_default().to_string();
+        rows.push(Row {
+            id: v["id"].as_str().unwrap_or("?").to_string(),
+            length: v["length"].as_u64().unwrap_or(0),
+            expected: v["expected"].as_u64(),
+            optimal: v["optimal"].as_bool().unwrap_or(false),
+            nodes: v["nodes"].as_u64().unwrap_or(0),
+            ms: v["time_ms"].as_f64().unwrap_or(0.0),
+        });
+    }
+    if rows.is_empty() {
+        bail!("fifteen solved nothing: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    Ok(SolveRun { rows, wall, heuristic })
+}
