@@ -71,8 +71,10 @@ pub fn serves_goal(canonical: &Board, goal: &Board) -> bool {
 #[derive(Clone, Debug)]
 struct View {
     cells: CellMap,
-    /// `players[p]`: the position's tiles whose cells, mapped, form pattern `p`'s placement.
-    players: Vec<Vec<u8>>,
+    /// The position's tiles whose cells, mapped, form each pattern's placement: pattern `p`'s
+    /// are `players[starts[p]..starts[p + 1]]` (flat, so a lookup reads one small array).
+    players: [u8; MAX_CELLS],
+    starts: [u8; MAX_LOOKUPS + 1],
     /// `pattern_of[t]`: the pattern a position's tile `t` plays in, or `u8::MAX` for none.
     pattern_of: [u8; MAX_CELLS],
 }
@@ -98,6 +100,8 @@ pub struct PdbLookup<const CELLS: usize, const LOOKUPS: usize> {
     name: String,
     tables: Vec<Arc<PdbTable>>,
     views: Vec<View>,
+    /// The table of each lookup slot (`slot % patterns`, without a division per lookup).
+    table_of: [u8; MAX_LOOKUPS],
 }
 
 /// Per-node state: where each tile is, and for each (view, pattern) lookup its table index and,
@@ -125,10 +129,14 @@ impl PdbHeuristic {
         let (views, tables) = views(goal, tables, reflect)?;
         let size = goal.size();
         let name = name.into();
+        let mut table_of = [0u8; MAX_LOOKUPS];
+        for (slot, t) in table_of.iter_mut().enumerate() {
+            *t = (slot % tables.len()) as u8;
+        }
         if size.cells() <= 16 && views.len() * tables.len() <= 8 {
-            Ok(PdbHeuristic::Small(PdbLookup { size, name, tables, views }))
+            Ok(PdbHeuristic::Small(PdbLookup { size, name, tables, views, table_of }))
         } else {
-            Ok(PdbHeuristic::Large(PdbLookup { size, name, tables, views }))
+            Ok(PdbHeuristic::Large(PdbLookup { size, name, tables, views, table_of }))
         }
     }
 
@@ -209,7 +217,9 @@ fn views(
         for c in 0..n {
             cells[c] = extra[main[c] as usize];
         }
-        let mut players = vec![Vec::new(); tables.len()];
+        let mut players = [0u8; MAX_CELLS];
+        let mut starts = [0u8; MAX_LOOKUPS + 1];
+        let mut count = 0;
         let mut pattern_of = [u8::MAX; MAX_CELLS];
         let mut plays = [0u8; MAX_CELLS];
         for t in 1..n {
@@ -218,11 +228,13 @@ fn views(
         for (p, table) in tables.iter().enumerate() {
             for &u in table.tiles() {
                 let t = (1..n).find(|&t| plays[t] == u).unwrap_or(0) as u8;
-                players[p].push(t);
+                players[count] = t;
+                count += 1;
                 pattern_of[t as usize] = p as u8;
             }
+            starts[p + 1] = count as u8;
         }
-        views.push(View { cells, players, pattern_of });
+        views.push(View { cells, players, starts, pattern_of });
     }
     Ok((views, tables))
 }
@@ -237,7 +249,8 @@ impl<const CELLS: usize, const LOOKUPS: usize> PdbLookup<CELLS, LOOKUPS> {
     #[inline(always)]
     fn index(&self, view: &View, pattern: usize, pos: &[u8; CELLS]) -> u32 {
         let mut placement = [0u8; MAX_CELLS];
-        let players = &view.players[pattern];
+        let players =
+            &view.players[view.starts[pattern] as usize..view.starts[pattern + 1] as usize];
         for (slot, &t) in placement.iter_mut().zip(players) {
             *slot = view.cells[pos[t as usize] as usize];
         }
@@ -311,22 +324,20 @@ impl<const CELLS: usize, const LOOKUPS: usize> Heuristic for PdbLookup<CELLS, LO
 
     #[inline]
     fn prefetch(&self, s: &Self::State) {
-        let np = self.tables.len();
         let mut stale = s.stale;
         while stale != 0 {
             let slot = stale.trailing_zeros() as usize;
             stale &= stale - 1;
-            self.tables[slot % np].prefetch(s.index[slot] as u64);
+            self.tables[self.table_of[slot] as usize].prefetch(s.index[slot] as u64);
         }
     }
 
     #[inline]
     fn resolve(&self, s: &mut Self::State) -> u32 {
-        let np = self.tables.len();
         while s.stale != 0 {
             let slot = s.stale.trailing_zeros() as usize;
             s.stale &= s.stale - 1;
-            s.values[slot] = self.tables[slot % np].get(s.index[slot] as u64);
+            s.values[slot] = self.tables[self.table_of[slot] as usize].get(s.index[slot] as u64);
         }
         self.h(s)
     }
