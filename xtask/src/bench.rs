@@ -66,9 +66,23 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
     };
     // Warm the page cache so that the first configuration is not charged for disk reads.
     solve_file(&fifteen, &korf, &opts.pdb_dir, 2, "mmap")?;
+    let limits = lookup_limits(root)?;
     let mut first = true;
     for &(threads, load) in configs {
         let run = solve_file(&fifteen, &korf, &opts.pdb_dir, threads, load)?;
+        if threads == 1 {
+            let pages = if load == "resident" { "2MiB" } else { "4KiB" };
+            if let Some((_, limit)) = limits.iter().find(|(p, _)| p == pages) {
+                let nodes: u64 = run.rows.iter().map(|r| r.nodes).sum();
+                let secs: f64 = run.rows.iter().map(|r| r.ms).sum::<f64>() / 1e3;
+                // Each generated node reads one entry per view: two with the reflected lookup.
+                let lookups = nodes as f64 * LOOKUPS_PER_NODE / secs.max(1e-9) / 1e6;
+                println!(
+                    "lookups: {lookups:.1} M/s per core ({LOOKUPS_PER_NODE} per node) against a limit of {limit:.1} M/s ({pages} pages): ratio {:.2}",
+                    lookups / limit
+                );
+            }
+        }
         if first {
             println!("\nKorf's 100, {} (threads {threads}, --pdb-load {load}):", run.heuristic);
             println!("{:>4} {:>4} {:>12} {:>10}", "id", "len", "generated", "ms");
@@ -89,6 +103,32 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
         run.summary("hardest threads=2 load=mmap");
     }
     Ok(())
+}
+
+/// Lookups per generated node with the 7-8 set and the reflected view.
+const LOOKUPS_PER_NODE: f64 = 2.0;
+
+/// The machine's random-lookup limit (M lookups/s, one core) per page size, from the
+/// `lookups` benchmark of fifteen-core.
+fn lookup_limits(root: &Path) -> anyhow::Result<Vec<(String, f64)>> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .current_dir(root)
+        .args(["bench", "-q", "-p", "fifteen-core", "--bench", "lookups"])
+        .output()
+        .context("cannot run the lookups benchmark")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let limits: Vec<(String, f64)> = text
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.strip_prefix("lookup-limit ")?.split_whitespace();
+            Some((w.next()?.to_string(), w.next()?.parse().ok()?))
+        })
+        .collect();
+    for (pages, limit) in &limits {
+        println!("random-lookup limit, one core, {pages} pages: {limit:.1} M lookups/s");
+    }
+    Ok(limits)
 }
 
 /// Names the machine the figures come from.
