@@ -255,6 +255,8 @@ struct Worker<'a, 's, H: Heuristic> {
     expanded: u64,
     /// Nodes generated since the last publication to `shared.generated`.
     pending: u64,
+    /// When `pending` reaches this, [`Worker::checkpoint`] runs.
+    check_at: u64,
     stop: Option<LimitKind>,
     /// In a parallel iteration: the index of the earliest subtree with a solution, and ours.
     race: Option<(&'s AtomicUsize, usize)>,
@@ -277,6 +279,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             next_bound: u32::MAX,
             expanded: 0,
             pending: 0,
+            check_at: 0,
             stop: None,
             race,
         }
@@ -291,39 +294,29 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
     #[inline(always)]
     fn count(&mut self, k: u64) -> bool {
         self.pending += k;
+        self.pending >= self.check_at && self.checkpoint()
+    }
+
+    /// Publishes the count, then checks the node limit (exactly: the next checkpoint is never
+    /// past it), the clock, the cancel flag and whether an earlier subtree has the answer.
+    #[cold]
+    fn checkpoint(&mut self) -> bool {
+        self.publish();
         let limits = self.shared.limits;
-        if self.race.is_none() && self.pending < CHECK_EVERY {
-            // One thread: exact node limit, as the tests expect.
-            let total = self.shared.generated.load(Ordering::Relaxed) + self.pending;
-            if let Some(max) = limits.max_nodes
-                && total >= max
-            {
+        let total = self.shared.generated.load(Ordering::Relaxed);
+        self.check_at = CHECK_EVERY;
+        if let Some(max) = limits.max_nodes {
+            if total >= max {
                 self.stop = Some(LimitKind::Nodes);
                 return true;
             }
-            return false;
-        }
-        if self.pending < CHECK_EVERY {
-            return false;
-        }
-        self.publish();
-        let total = self.shared.generated.load(Ordering::Relaxed);
-        if let Some(max) = limits.max_nodes
-            && total >= max
-        {
-            self.stop = Some(LimitKind::Nodes);
-            return true;
+            self.check_at = self.check_at.min(max - total);
         }
         if let Some(kind) = limits.check_slow() {
             self.stop = Some(kind);
             return true;
         }
-        if let Some((best, mine)) = self.race
-            && best.load(Ordering::Relaxed) < mine
-        {
-            return true;
-        }
-        false
+        self.raced()
     }
 
     #[inline(always)]
