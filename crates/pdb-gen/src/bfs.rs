@@ -29,6 +29,7 @@ use std::time::Instant;
 use fifteen_core::pdb::{UNREACHABLE, rank, unrank};
 use fifteen_core::{Board, MAX_CELLS, Size};
 use rayon::prelude::*;
+use zerocopy::FromBytes;
 
 use crate::{BuildOptions, GenError, LevelReport};
 
@@ -96,6 +97,9 @@ struct Space {
     rep_masks: Vec<u16>,
     /// The goal cell of each pattern tile, in pattern order.
     goal_cells: Vec<u8>,
+    /// `weights[i]`: the place value of tile i's digit in a placement index,
+    /// `(n - i - 1) * (n - i - 2) * ... * (n - k + 1)`.
+    weights: [u64; MAX_CELLS],
     /// The goal's blank cell.
     goal_blank: usize,
 }
@@ -164,7 +168,13 @@ impl Space {
             rep_masks: Vec::new(),
             goal_cells: tiles.iter().map(|&t| goal.position(t) as u8).collect(),
             goal_blank: goal.blank(),
+            weights: [0; MAX_CELLS],
         };
+        let mut weight = 1;
+        for i in (0..k).rev() {
+            space.weights[i] = weight;
+            weight *= (n - i) as u64;
+        }
         if n <= TABLE_CELLS {
             space.reps = (0..1u64 << TABLE_CELLS)
                 .into_par_iter()
@@ -231,17 +241,27 @@ impl Space {
         }
     }
 
-    /// Loads placement `p` into `cells[..k]`; returns the free cells.
+    /// Loads placement `p` into `pl`.
     #[inline]
-    fn load<const N: usize, const K: usize>(&self, p: u64, cells: &mut [u8; MAX_CELLS]) -> u64 {
+    fn load<const N: usize, const K: usize>(&self, p: u64, pl: &mut Placement) {
         let k = self.tiles::<N, K>();
-        match cells.first_chunk_mut::<K>() {
+        match pl.cells.first_chunk_mut::<K>() {
             // A constant size lets the compiler turn unrank's divisions into multiplications.
             Some(out) if N != 0 => unrank(N, p, out),
-            _ => unrank(self.n, p, &mut cells[..k]),
+            _ => unrank(self.n, p, &mut pl.cells[..k]),
         }
-        let used = cells[..k].iter().fold(0u64, |m, &c| m | 1 << c);
-        self.board & !used
+        pl.index = p;
+        let mut used = 0u64;
+        for i in 0..k {
+            let c = pl.cells[i];
+            pl.earlier[i] = used;
+            pl.owner[c as usize] = i as u8;
+            used |= 1 << c;
+        }
+        for i in 0..k {
+            pl.later[i] = used & !pl.earlier[i] & !(1 << pl.cells[i]);
+        }
+        pl.free = self.board & !used;
     }
 
     /// The number of pattern tiles: `K`, or the runtime value when `N` is 0.
@@ -256,36 +276,58 @@ impl Space {
         if N != 0 { (N - K) as u64 } else { self.free_slots }
     }
 
-    /// The index of the state whose pattern cells and representative are `cells[..=k]`.
-    #[inline(always)]
+    /// The index of the state whose pattern cells and representative are `cells[..=k]`: the
+    /// definition [`Space::neighbours_of`]'s incremental ranking is checked against.
+    #[cfg(debug_assertions)]
     fn state_index<const N: usize, const K: usize>(&self, cells: &[u8; MAX_CELLS]) -> u64 {
         if N != 0 { rank(N, &cells[..K + 1]) } else { rank(self.n, &cells[..=self.k]) }
     }
 
     /// Calls `visit` with the index of every state one pattern-tile move from the state with
-    /// pattern cells `cells[..k]`, free cells `free` and blank region `region`, until `visit`
-    /// returns `true`. Restores `cells`. Returns whether `visit` stopped it.
+    /// placement `pl` and blank region `region`, until `visit` returns `true`. Returns whether
+    /// `visit` stopped it.
+    ///
+    /// The neighbour's index is computed from `pl.index` rather than by [`rank`]: when tile `i`
+    /// moves from `from` to `to`, only digits from the i-th on change. Digit i changes by the
+    /// number of cells in `[from, to)` (or `[to, from)`) that earlier tiles do not hold, and each
+    /// later tile strictly between the two cells gains or loses the one cell below it. A step
+    /// sideways has nothing between, so it is just one place value.
     #[inline]
     fn neighbours_of<const N: usize, const K: usize>(
         &self,
-        cells: &mut [u8; MAX_CELLS],
-        free: u64,
+        pl: &Placement,
         region: u64,
         mut visit: impl FnMut(u64) -> bool,
     ) -> bool {
         let k = self.tiles::<N, K>();
+        let f = self.slots::<N, K>();
         for i in 0..k {
-            let from = cells[i];
+            let from = pl.cells[i];
             let mut into = self.neighbours[from as usize] & region;
             while into != 0 {
                 let to = into.trailing_zeros() as u8;
                 into &= into - 1;
                 // Tile i slides from `from` into the blank at `to`; the blank is now on `from`.
-                let free_after = free ^ (1u64 << to) ^ (1u64 << from);
-                cells[i] = to;
-                cells[k] = self.rep(from, free_after);
-                let state = self.state_index::<N, K>(cells);
-                cells[i] = from;
+                let free_after = pl.free ^ (1u64 << to) ^ (1u64 << from);
+                let rep = self.rep(from, free_after);
+                let (lo, hi) = (from.min(to), from.max(to));
+                let between = ((1u64 << hi) - 1) & !((2u64 << lo) - 1);
+                let mut step =
+                    (1 + (between & !pl.earlier[i]).count_ones() as u64) * self.weights[i];
+                let mut later = between & pl.later[i];
+                while later != 0 {
+                    step += self.weights[pl.owner[later.trailing_zeros() as usize] as usize];
+                    later &= later - 1;
+                }
+                let p = if to > from { pl.index + step } else { pl.index - step };
+                let state = p * f + (free_after & ((1u64 << rep) - 1)).count_ones() as u64;
+                #[cfg(debug_assertions)]
+                {
+                    let mut cells = pl.cells;
+                    cells[i] = to;
+                    cells[k] = rep;
+                    debug_assert_eq!(state, self.state_index::<N, K>(&cells));
+                }
                 if visit(state) {
                     return true;
                 }
@@ -322,8 +364,10 @@ impl Space {
             })?;
         let entry_count = self.placements as usize;
         // Every slot starts done; the representatives are then cleared to "unreached".
-        let words: Vec<AtomicU64> =
-            (0..word_count).into_par_iter().map(|_| AtomicU64::new(u64::MAX)).collect();
+        let mut map = huge_zeroed(word_count)?;
+        let words = as_words(&mut map);
+        words.par_chunks(1 << 16).for_each(|c| c.iter().for_each(|w| w.store(u64::MAX, Relaxed)));
+        let words = &*words;
         let mut entries = vec![UNREACHABLE; entry_count];
         let chunk_words = (CHUNK * self.free_slots / 32) as usize;
 
@@ -335,8 +379,8 @@ impl Space {
                 let mut cells = [0u8; MAX_CELLS];
                 cells[0] = first;
                 let mut init = Init { word: usize::MAX, bits: u64::MAX, count: 0 };
-                self.init_below::<N, K>(&words, &mut cells, 1, 1 << first, &mut init);
-                init.flush(&words);
+                self.init_below::<N, K>(words, &mut cells, 1, 1 << first, &mut init);
+                init.flush(words);
                 init.count
             })
             .sum();
@@ -348,7 +392,7 @@ impl Space {
         cells[self.k] = region.trailing_zeros() as u8;
         let goal_state = rank(self.n, &cells[..=self.k]);
         let mut cur = 0b01u64;
-        set_code(&words, goal_state, cur);
+        set_code(words, goal_state, cur);
 
         let mut frontier = 1u64;
         let mut reached = 1u64;
@@ -369,7 +413,7 @@ impl Space {
                     .par_chunks(chunk_words)
                     .enumerate()
                     .map(|(c, chunk)| {
-                        self.pull_chunk::<N, K>(&words, c * chunk_words, chunk, cur, next)
+                        self.pull_chunk::<N, K>(words, c * chunk_words, chunk, cur, next)
                     })
                     .sum();
                 words
@@ -387,7 +431,7 @@ impl Space {
                     .enumerate()
                     .map(|(c, (chunk, out))| {
                         self.push_chunk::<N, K>(
-                            &words,
+                            words,
                             c * chunk_words,
                             c as u64 * CHUNK,
                             chunk,
@@ -466,9 +510,7 @@ impl Space {
         level: u8,
     ) -> u64 {
         let f = self.slots::<N, K>();
-        let mut cells = [0u8; MAX_CELLS];
-        let mut loaded = u64::MAX;
-        let mut free = 0;
+        let mut pl = Placement::new();
         let mut marked = 0;
         let mut batch = [0u64; 4 * MAX_CELLS];
         let mut codes = [0u64; 4 * MAX_CELLS];
@@ -483,18 +525,17 @@ impl Space {
                 fields &= fields - 1;
                 let state = (first_word + i) as u64 * 32 + bit / 2;
                 let p = state / f;
-                if p != loaded {
-                    free = self.load::<N, K>(p, &mut cells);
-                    loaded = p;
+                if p != pl.index {
+                    self.load::<N, K>(p, &mut pl);
                     let e = &mut out[(p - first) as usize];
                     *e = (*e).min(level);
                 }
-                let rep = nth_cell(free, state % f);
-                let region = self.flood(1 << rep, free);
+                let rep = nth_cell(pl.free, state % f);
+                let region = self.flood(1 << rep, pl.free);
                 // Compute every neighbour first, then load their words together, so the cache
                 // misses overlap instead of queueing behind each other.
                 let mut count = 0;
-                self.neighbours_of::<N, K>(&mut cells, free, region, |s| {
+                self.neighbours_of::<N, K>(&pl, region, |s| {
                     batch[count] = s;
                     count += 1;
                     false
@@ -528,9 +569,7 @@ impl Space {
         next: u64,
     ) -> u64 {
         let f = self.slots::<N, K>();
-        let mut cells = [0u8; MAX_CELLS];
-        let mut loaded = u64::MAX;
-        let mut free = 0;
+        let mut pl = Placement::new();
         let mut marked = 0;
         for (i, word) in chunk.iter().enumerate() {
             let mut fields = fields_equal(word.load(Relaxed), 0);
@@ -540,13 +579,12 @@ impl Space {
                 fields &= fields - 1;
                 let state = (first_word + i) as u64 * 32 + bit / 2;
                 let p = state / f;
-                if p != loaded {
-                    free = self.load::<N, K>(p, &mut cells);
-                    loaded = p;
+                if p != pl.index {
+                    self.load::<N, K>(p, &mut pl);
                 }
-                let rep = nth_cell(free, state % f);
-                let region = self.flood(1 << rep, free);
-                let hit = self.neighbours_of::<N, K>(&mut cells, free, region, |s| {
+                let rep = nth_cell(pl.free, state % f);
+                let region = self.flood(1 << rep, pl.free);
+                let hit = self.neighbours_of::<N, K>(&pl, region, |s| {
                     let (w, shift) = locate(s);
                     (words[w].load(Relaxed) >> shift) & DONE == cur
                 });
@@ -591,6 +629,36 @@ impl Space {
     }
 }
 
+/// One placement, unranked once for all its states, with what [`Space::neighbours_of`] needs to
+/// rank its neighbours incrementally.
+struct Placement {
+    /// Its index; `u64::MAX` before the first load.
+    index: u64,
+    /// The cell of each pattern tile (`cells[..k]`).
+    cells: [u8; MAX_CELLS],
+    /// The free cells.
+    free: u64,
+    /// `earlier[i]`: the cells of tiles `0..i`.
+    earlier: [u64; MAX_CELLS],
+    /// `later[i]`: the cells of tiles `i + 1..k`.
+    later: [u64; MAX_CELLS],
+    /// `owner[c]`: the tile on cell `c`, for the cells of pattern tiles.
+    owner: [u8; MAX_CELLS],
+}
+
+impl Placement {
+    fn new() -> Placement {
+        Placement {
+            index: u64::MAX,
+            cells: [0; MAX_CELLS],
+            free: 0,
+            earlier: [0; MAX_CELLS],
+            later: [0; MAX_CELLS],
+            owner: [0; MAX_CELLS],
+        }
+    }
+}
+
 /// One initialisation worker's pending word: codes are cleared locally and written with one
 /// `fetch_and` per word (words at the edges of a part are shared with the neighbouring part).
 struct Init {
@@ -617,6 +685,29 @@ impl Init {
         if let Some(word) = words.get(self.word) {
             word.fetch_and(self.bits, Relaxed);
         }
+    }
+}
+
+/// Anonymous zeroed memory for `words` 64-bit words, which the kernel is asked to back with
+/// transparent huge pages: every neighbour lands on a random word of up to 1 GiB, and with 4 KiB
+/// pages nearly each of those accesses also misses the TLB.
+fn huge_zeroed(words: usize) -> Result<memmap2::MmapMut, GenError> {
+    let bytes = words.max(1) * 8;
+    let map = memmap2::MmapOptions::new()
+        .len(bytes)
+        .map_anon()
+        .map_err(|source| GenError::Memory { bytes: bytes as u64, source })?;
+    // Only a hint: without huge pages (another kernel setting, another OS) it is just slower.
+    let _ = map.advise(memmap2::Advice::HugePage);
+    Ok(map)
+}
+
+/// The memory of `map` as atomic words. A mapping is page-aligned and [`huge_zeroed`] makes its
+/// length a multiple of 8, so the conversion cannot fail.
+fn as_words(map: &mut memmap2::MmapMut) -> &[AtomicU64] {
+    match <[AtomicU64]>::mut_from_bytes(&mut map[..]) {
+        Ok(words) => words,
+        Err(_) => unreachable!("a mapping is page-aligned and a whole number of words"),
     }
 }
 
