@@ -33,12 +33,20 @@ use zerocopy::FromBytes;
 
 use crate::{BuildOptions, GenError, LevelReport};
 
+/// Where [`Space::init_code`] keeps the number of representatives.
+const INIT_COUNT_SHIFT: u32 = 58;
 /// Codes of unreached / frontier A / frontier B / done, as described in the module docs.
 const DONE: u64 = 0b11;
 /// The low bit of every 2-bit field of a word.
 const LOW: u64 = 0x5555_5555_5555_5555;
 /// Placements per parallel work item; a multiple of 32 so items own whole words.
 const CHUNK: u64 = 32 * 256;
+/// Neighbour indices a push worker gathers before loading their words; at least the most
+/// neighbours one state can have (4 per pattern tile) past the flush point.
+const PUSH_BATCH: usize = 4 * MAX_CELLS + PUSH_FLUSH;
+/// A push worker loads its gathered neighbours once it has more than this many: enough misses
+/// to keep the memory system busy, few enough that their lines are still in L1 for the marks.
+const PUSH_FLUSH: usize = 128;
 /// Boards up to this many cells get a table of regions (1 MiB for 16 cells).
 const TABLE_CELLS: usize = 16;
 /// Refuse state arrays above this many bytes (the 8-tile 4x4 pattern needs 1 GiB).
@@ -95,6 +103,8 @@ struct Space {
     reps: Vec<u8>,
     /// With `reps`: `rep_masks[free]` holds the lowest cell of every region of `free`.
     rep_masks: Vec<u16>,
+    /// With `reps`: `init_codes[free]` is [`Space::init_code`] of `free`.
+    init_codes: Vec<u64>,
     /// The goal cell of each pattern tile, in pattern order.
     goal_cells: Vec<u8>,
     /// `weights[i]`: the place value of tile i's digit in a placement index,
@@ -166,6 +176,7 @@ impl Space {
             neighbours,
             reps: Vec::new(),
             rep_masks: Vec::new(),
+            init_codes: Vec::new(),
             goal_cells: tiles.iter().map(|&t| goal.position(t) as u8).collect(),
             goal_blank: goal.blank(),
             weights: [0; MAX_CELLS],
@@ -194,8 +205,35 @@ impl Space {
                         .fold(0u16, |m, c| m | 1 << c)
                 })
                 .collect();
+            space.init_codes =
+                (0..1u64 << TABLE_CELLS).map(|free| space.compute_init_code(free)).collect();
         }
         Ok(space)
+    }
+
+    /// The initial codes of the slots of a placement with free cells `free`, slot j in bits
+    /// `2j..2j + 2`: "unreached" for representatives, "done" for the other slots; and, from bit
+    /// 58 on, the number of representatives.
+    #[inline]
+    fn init_code(&self, free: u64) -> u64 {
+        match self.init_codes.get(free as usize) {
+            Some(&code) => code,
+            None => self.compute_init_code(free),
+        }
+    }
+
+    fn compute_init_code(&self, free: u64) -> u64 {
+        let reps = self.rep_mask(free);
+        let (mut code, mut slot, mut left) = (0u64, 0, free);
+        while left != 0 {
+            let cell = left & left.wrapping_neg();
+            left ^= cell;
+            if reps & cell == 0 {
+                code |= DONE << (2 * slot);
+            }
+            slot += 1;
+        }
+        code | (reps.count_ones() as u64) << INIT_COUNT_SHIFT
     }
 
     /// The lowest cell of every region of the free cells `free`.
@@ -309,7 +347,7 @@ impl Space {
                 into &= into - 1;
                 // Tile i slides from `from` into the blank at `to`; the blank is now on `from`.
                 let free_after = pl.free ^ (1u64 << to) ^ (1u64 << from);
-                let rep = self.rep(from, free_after);
+                let rep = self.flood(1 << from, free_after).trailing_zeros() as u8;
                 let (lo, hi) = (from.min(to), from.max(to));
                 let between = ((1u64 << hi) - 1) & !((2u64 << lo) - 1);
                 let mut step =
@@ -363,25 +401,20 @@ impl Space {
                 limit: usize::MAX as u64,
             })?;
         let entry_count = self.placements as usize;
-        // Every slot starts done; the representatives are then cleared to "unreached".
         let mut map = huge_zeroed(word_count)?;
-        let words = as_words(&mut map);
-        words.par_chunks(1 << 16).for_each(|c| c.iter().for_each(|w| w.store(u64::MAX, Relaxed)));
-        let words = &*words;
+        let words = &*as_words(&mut map);
         let mut entries = vec![UNREACHABLE; entry_count];
         let chunk_words = (CHUNK * self.free_slots / 32) as usize;
 
-        // Clear the representatives' codes to "unreached", and count the states. Split by the
-        // first tile's cell: n equal parts.
-        let space: u64 = (0..self.n as u8)
-            .into_par_iter()
-            .map(|first| {
-                let mut cells = [0u8; MAX_CELLS];
-                cells[0] = first;
-                let mut init = Init { word: usize::MAX, bits: u64::MAX, count: 0 };
-                self.init_below::<N, K>(words, &mut cells, 1, 1 << first, &mut init);
-                init.flush(words);
-                init.count
+        // Code every representative "unreached" and every other slot "done", and count the
+        // states. Each work item writes its own words once, walking its placements in order.
+        let space: u64 = words
+            .par_chunks(chunk_words)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let first = c as u64 * CHUNK;
+                let count = CHUNK.min(self.placements - first);
+                self.init_chunk::<N, K>(chunk, first, count)
             })
             .sum();
         // Level 0: the goal placement with the blank in the goal blank's region.
@@ -461,38 +494,66 @@ impl Space {
         Ok(entries)
     }
 
-    /// Visits every placement whose first `depth` cells are `cells[..depth]` (cells `used`) and
-    /// clears its representatives' codes. Visiting placements depth-first in increasing cell
-    /// order visits them in rank order, so the words are written in sequence; the index itself
-    /// comes from [`rank`].
-    fn init_below<const N: usize, const K: usize>(
+    /// Codes the slots of placements `first..first + count`, whose words are `chunk`, which
+    /// starts on the first one's first slot: representatives "unreached", other slots "done". Returns the number of
+    /// representatives. The placements are visited in rank order by stepping an odometer, so no
+    /// placement is unranked but the first.
+    fn init_chunk<const N: usize, const K: usize>(
         &self,
-        words: &[AtomicU64],
-        cells: &mut [u8; MAX_CELLS],
-        depth: usize,
-        used: u64,
-        init: &mut Init,
-    ) {
+        chunk: &[AtomicU64],
+        first: u64,
+        count: u64,
+    ) -> u64 {
         let k = self.tiles::<N, K>();
-        let free = self.board & !used;
-        if depth == k {
-            let f = self.slots::<N, K>();
-            let p = if N != 0 { rank(N, &cells[..K]) } else { rank(self.n, &cells[..k]) };
-            let mut reps = self.rep_mask(free);
-            while reps != 0 {
-                let bit = reps & reps.wrapping_neg();
-                reps ^= bit;
-                init.clear(words, p * f + (free & (bit - 1)).count_ones() as u64);
+        let bits = 2 * self.slots::<N, K>() as u32;
+        let mut cells = [0u8; MAX_CELLS];
+        unrank(self.n, first, &mut cells[..k]);
+        let mut used = cells[..k].iter().fold(0u64, |m, &c| m | 1 << c);
+        let mut out = BitWriter { words: chunk, next: 0, acc: 0, filled: 0 };
+        let mut states = 0;
+        for _ in 0..count {
+            let free = self.board & !used;
+            if bits <= INIT_COUNT_SHIFT {
+                let code = self.init_code(free);
+                states += code >> INIT_COUNT_SHIFT;
+                out.push(code & ((1u64 << bits) - 1), bits);
+            } else {
+                // Too many slots for one word of codes: one slot at a time.
+                let reps = self.rep_mask(free);
+                states += reps.count_ones() as u64;
+                let mut left = free;
+                while left != 0 {
+                    let cell = left & left.wrapping_neg();
+                    left ^= cell;
+                    out.push(if reps & cell == 0 { DONE } else { 0 }, 2);
+                }
             }
-            return;
+            used = self.advance(&mut cells[..k], used);
         }
-        let mut left = free;
-        while left != 0 {
-            let cell = left.trailing_zeros();
-            left &= left - 1;
-            cells[depth] = cell as u8;
-            self.init_below::<N, K>(words, cells, depth + 1, used | 1 << cell, init);
+        out.finish();
+        states
+    }
+
+    /// Steps `cells` (a placement whose cells are `used`) to the next placement in rank order and
+    /// returns its cells; after the last placement the cells are left unchanged.
+    #[inline]
+    fn advance(&self, cells: &mut [u8], mut used: u64) -> u64 {
+        // The last tile that can move to a higher cell no earlier tile holds does; the tiles after
+        // it take the lowest cells left, in order (each digit is a rank among the cells left).
+        for i in (0..cells.len()).rev() {
+            used &= !(1 << cells[i]);
+            let higher = self.board & !used & !((2u64 << cells[i]) - 1);
+            if higher != 0 {
+                cells[i] = higher.trailing_zeros() as u8;
+                used |= 1 << cells[i];
+                for c in &mut cells[i + 1..] {
+                    *c = (self.board & !used).trailing_zeros() as u8;
+                    used |= 1 << *c;
+                }
+                return used;
+            }
         }
+        cells.iter().fold(0u64, |m, &c| m | 1 << c)
     }
 
     /// Push: expands every state of `chunk` with code `cur`, marks it done, records its
@@ -512,8 +573,13 @@ impl Space {
         let f = self.slots::<N, K>();
         let mut pl = Placement::new();
         let mut marked = 0;
-        let mut batch = [0u64; 4 * MAX_CELLS];
-        let mut codes = [0u64; 4 * MAX_CELLS];
+        // Neighbours of several states are gathered, then their words are loaded together, so
+        // the cache misses overlap: a `fetch_or` waits for every earlier load, so marking after
+        // each state would cap the misses in flight at one state's neighbours.
+        let mut batch = [0u64; PUSH_BATCH];
+        let mut codes = [0u64; PUSH_BATCH];
+        let mut count = 0;
+        let room = PUSH_BATCH.saturating_sub(4 * self.tiles::<N, K>()).min(PUSH_FLUSH);
         for (i, word) in chunk.iter().enumerate() {
             let mut fields = fields_equal(word.load(Relaxed), cur);
             if fields == 0 {
@@ -532,30 +598,18 @@ impl Space {
                 }
                 let rep = nth_cell(pl.free, state % f);
                 let region = self.flood(1 << rep, pl.free);
-                // Compute every neighbour first, then load their words together, so the cache
-                // misses overlap instead of queueing behind each other.
-                let mut count = 0;
                 self.neighbours_of::<N, K>(&pl, region, |s| {
                     batch[count] = s;
                     count += 1;
                     false
                 });
-                for (code, &s) in codes.iter_mut().zip(&batch[..count]) {
-                    let (w, shift) = locate(s);
-                    *code = (words[w].load(Relaxed) >> shift) & DONE;
-                }
-                for (&code, &s) in codes.iter().zip(&batch[..count]) {
-                    if code == 0 {
-                        let (w, shift) = locate(s);
-                        let before = words[w].fetch_or(next << shift, Relaxed);
-                        if (before >> shift) & DONE == 0 {
-                            marked += 1;
-                        }
-                    }
+                if count > room {
+                    marked += mark_unreached(words, &batch[..count], &mut codes, next);
+                    count = 0;
                 }
             }
         }
-        marked
+        marked + mark_unreached(words, &batch[..count], &mut codes, next)
     }
 
     /// Pull: every unreached state of `chunk` with a neighbour coded `cur` is marked `next`.
@@ -659,33 +713,59 @@ impl Placement {
     }
 }
 
-/// One initialisation worker's pending word: codes are cleared locally and written with one
-/// `fetch_and` per word (words at the edges of a part are shared with the neighbouring part).
-struct Init {
-    word: usize,
-    bits: u64,
-    count: u64,
+/// Writes consecutive bit fields to a run of words, each word once.
+struct BitWriter<'a> {
+    words: &'a [AtomicU64],
+    /// The next word to write.
+    next: usize,
+    /// The low `filled` bits of that word.
+    acc: u64,
+    filled: u32,
 }
 
-impl Init {
-    /// Clears state `s`'s code to "unreached".
+impl BitWriter<'_> {
+    /// Appends the `bits` (1 to 63) low bits of `code` (which has no others).
     #[inline]
-    fn clear(&mut self, words: &[AtomicU64], s: u64) {
-        let (w, shift) = locate(s);
-        if w != self.word {
-            self.flush(words);
-            self.word = w;
-            self.bits = u64::MAX;
+    fn push(&mut self, code: u64, bits: u32) {
+        self.acc |= code << self.filled;
+        self.filled += bits;
+        if self.filled >= 64 {
+            self.words[self.next].store(self.acc, Relaxed);
+            self.next += 1;
+            self.filled -= 64;
+            // The bits of `code` that did not fit.
+            self.acc = if self.filled == 0 { 0 } else { code >> (bits - self.filled) };
         }
-        self.bits &= !(DONE << shift);
-        self.count += 1;
     }
 
-    fn flush(&self, words: &[AtomicU64]) {
-        if let Some(word) = words.get(self.word) {
-            word.fetch_and(self.bits, Relaxed);
+    /// Writes the last, partial word, its unused slots "done".
+    fn finish(self) {
+        if self.filled > 0 {
+            self.words[self.next].store(self.acc | u64::MAX << self.filled, Relaxed);
         }
     }
+}
+
+/// Marks `next` the unreached states of `batch`; returns how many it marked. `codes` is scratch
+/// space at least as long as `batch`.
+#[inline]
+fn mark_unreached(words: &[AtomicU64], batch: &[u64], codes: &mut [u64], next: u64) -> u64 {
+    // All loads first (they overlap), then the read-modify-writes of the unreached ones only.
+    for (code, &s) in codes.iter_mut().zip(batch) {
+        let (w, shift) = locate(s);
+        *code = (words[w].load(Relaxed) >> shift) & DONE;
+    }
+    let mut marked = 0;
+    for (&code, &s) in codes.iter().zip(batch) {
+        if code == 0 {
+            let (w, shift) = locate(s);
+            let before = words[w].fetch_or(next << shift, Relaxed);
+            if (before >> shift) & DONE == 0 {
+                marked += 1;
+            }
+        }
+    }
+    marked
 }
 
 /// Anonymous zeroed memory for `words` 64-bit words, which the kernel is asked to back with
