@@ -98,12 +98,14 @@ struct Space {
     not_last_col: u64,
     /// Neighbours of each cell.
     neighbours: [u64; MAX_CELLS],
-    /// For boards of at most [`TABLE_CELLS`] cells: `reps[free << 4 | cell]` is the lowest cell
-    /// of `cell`'s region among the free cells `free` (a flood fill costs more than this load).
-    reps: Vec<u8>,
-    /// With `reps`: `rep_masks[free]` holds the lowest cell of every region of `free`.
+    /// For boards of at most [`TABLE_CELLS`] cells: `rep_digits[free << 4 | cell]` is the
+    /// number of free cells below the lowest cell of `cell`'s region among the free cells
+    /// `free | 1 << cell`, the last digit of a state's index (measured: a flood fill and a
+    /// popcount cost more than this load).
+    rep_digits: Vec<u8>,
+    /// With `rep_digits`: `rep_masks[free]` holds the lowest cell of every region of `free`.
     rep_masks: Vec<u16>,
-    /// With `reps`: `init_codes[free]` is [`Space::init_code`] of `free`.
+    /// With `rep_digits`: `init_codes[free]` is [`Space::init_code`] of `free`.
     init_codes: Vec<u64>,
     /// The goal cell of each pattern tile, in pattern order.
     goal_cells: Vec<u8>,
@@ -174,7 +176,7 @@ impl Space {
             not_first_col: board & !first_col,
             not_last_col: board & !last_col,
             neighbours,
-            reps: Vec::new(),
+            rep_digits: Vec::new(),
             rep_masks: Vec::new(),
             init_codes: Vec::new(),
             goal_cells: tiles.iter().map(|&t| goal.position(t) as u8).collect(),
@@ -187,7 +189,7 @@ impl Space {
             weight *= (n - i) as u64;
         }
         if n <= TABLE_CELLS {
-            space.reps = (0..1u64 << TABLE_CELLS)
+            let reps: Vec<u8> = (0..1u64 << TABLE_CELLS)
                 .into_par_iter()
                 .flat_map_iter(|free| {
                     let space = &space;
@@ -200,9 +202,17 @@ impl Space {
                 .map(|free| {
                     (0..TABLE_CELLS)
                         .filter(|&c| {
-                            free & (1 << c) != 0 && space.reps[free << 4 | c] as usize == c
+                            free & (1 << c) != 0 && reps[free << 4 | c] as usize == c
                         })
                         .fold(0u16, |m, c| m | 1 << c)
+                })
+                .collect();
+            space.rep_digits = reps
+                .iter()
+                .enumerate()
+                .map(|(i, &rep)| {
+                    let free = (i >> 4 | 1 << (i & 15)) as u64;
+                    (free & ((1 << rep) - 1)).count_ones() as u8
                 })
                 .collect();
             space.init_codes =
@@ -251,12 +261,16 @@ impl Space {
         reps
     }
 
-    /// The lowest cell of the region of free cells `free` that holds `cell` (which is free).
+    /// The rank among the free cells `free` of the lowest cell of the region that holds `cell`
+    /// (which is free).
     #[inline(always)]
-    fn rep(&self, cell: u8, free: u64) -> u8 {
-        match self.reps.get(((free << 4) | cell as u64) as usize) {
-            Some(&rep) => rep,
-            None => self.flood(1 << cell, free).trailing_zeros() as u8,
+    fn rep_digit(&self, cell: u8, free: u64) -> u64 {
+        match self.rep_digits.get(((free << 4) | cell as u64) as usize) {
+            Some(&digit) => digit as u64,
+            None => {
+                let rep = self.flood(1 << cell, free).trailing_zeros();
+                (free & ((1 << rep) - 1)).count_ones() as u64
+            }
         }
     }
 
@@ -347,7 +361,6 @@ impl Space {
                 into &= into - 1;
                 // Tile i slides from `from` into the blank at `to`; the blank is now on `from`.
                 let free_after = pl.free ^ (1u64 << to) ^ (1u64 << from);
-                let rep = self.flood(1 << from, free_after).trailing_zeros() as u8;
                 let (lo, hi) = (from.min(to), from.max(to));
                 let between = ((1u64 << hi) - 1) & !((2u64 << lo) - 1);
                 let mut step =
@@ -358,12 +371,12 @@ impl Space {
                     later &= later - 1;
                 }
                 let p = if to > from { pl.index + step } else { pl.index - step };
-                let state = p * f + (free_after & ((1u64 << rep) - 1)).count_ones() as u64;
+                let state = p * f + self.rep_digit(from, free_after);
                 #[cfg(debug_assertions)]
                 {
                     let mut cells = pl.cells;
                     cells[i] = to;
-                    cells[k] = rep;
+                    cells[k] = self.flood(1 << from, free_after).trailing_zeros() as u8;
                     debug_assert_eq!(state, self.state_index::<N, K>(&cells));
                 }
                 if visit(state) {
