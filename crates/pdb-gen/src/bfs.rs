@@ -201,9 +201,7 @@ impl Space {
             space.rep_masks = (0..1usize << TABLE_CELLS)
                 .map(|free| {
                     (0..TABLE_CELLS)
-                        .filter(|&c| {
-                            free & (1 << c) != 0 && reps[free << 4 | c] as usize == c
-                        })
+                        .filter(|&c| free & (1 << c) != 0 && reps[free << 4 | c] as usize == c)
                         .fold(0u16, |m, c| m | 1 << c)
                 })
                 .collect();
@@ -415,7 +413,7 @@ impl Space {
             })?;
         let entry_count = self.placements as usize;
         let mut map = huge_zeroed(word_count)?;
-        let words = &*as_words(&mut map);
+        let words = as_words(&mut map);
         let mut entries = vec![UNREACHABLE; entry_count];
         let chunk_words = (CHUNK * self.free_slots / 32) as usize;
 
@@ -831,4 +829,56 @@ fn nth_cell(mut mask: u64, n: u64) -> u32 {
         mask &= mask - 1;
     }
     mask.trailing_zeros()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The odometer of the initialisation visits placements in rank order, and the incremental
+    /// ranking of neighbours agrees with [`rank`].
+    #[test]
+    fn advance_and_neighbour_ranks_follow_rank() {
+        for (w, h, tiles) in [(3, 3, &[1u8, 2, 3][..]), (4, 4, &[8, 9]), (3, 2, &[5, 1, 3, 2])] {
+            let size = Size::new(w, h).unwrap();
+            let space = Space::new(size, &Board::blank_first(size), tiles).unwrap();
+            let (n, k) = (space.n, space.k);
+            let mut cells = [0u8; MAX_CELLS];
+            unrank(n, 0, &mut cells[..k]);
+            let mut used = cells[..k].iter().fold(0u64, |m, &c| m | 1 << c);
+            let mut pl = Placement::new();
+            for p in 0..space.placements {
+                assert_eq!(rank(n, &cells[..k]), p);
+                space.load::<0, 0>(p, &mut pl);
+                let mut reps = space.rep_mask(pl.free);
+                while reps != 0 {
+                    let region = space.flood(reps & reps.wrapping_neg(), pl.free);
+                    reps &= !region;
+                    let mut seen = Vec::new();
+                    space.neighbours_of::<0, 0>(&pl, region, |s| {
+                        seen.push(s);
+                        false
+                    });
+                    // By definition: move each tile into each adjacent cell of the region.
+                    let mut want = Vec::new();
+                    for i in 0..k {
+                        let from = pl.cells[i];
+                        for to in 0..n as u8 {
+                            if space.neighbours[from as usize] & region & 1 << to != 0 {
+                                let mut moved = pl.cells;
+                                moved[i] = to;
+                                let after = pl.free ^ 1 << to ^ 1 << from;
+                                moved[k] = space.flood(1 << from, after).trailing_zeros() as u8;
+                                want.push(rank(n, &moved[..=k]));
+                            }
+                        }
+                    }
+                    seen.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(seen, want);
+                }
+                used = space.advance(&mut cells[..k], used);
+            }
+        }
+    }
 }
