@@ -29,15 +29,24 @@ use std::time::Instant;
 use fifteen_core::pdb::{UNREACHABLE, rank, unrank};
 use fifteen_core::{Board, MAX_CELLS, Size};
 use rayon::prelude::*;
+use zerocopy::FromBytes;
 
 use crate::{BuildOptions, GenError, LevelReport};
 
+/// Where [`Space::init_code`] keeps the number of representatives.
+const INIT_COUNT_SHIFT: u32 = 58;
 /// Codes of unreached / frontier A / frontier B / done, as described in the module docs.
 const DONE: u64 = 0b11;
 /// The low bit of every 2-bit field of a word.
 const LOW: u64 = 0x5555_5555_5555_5555;
 /// Placements per parallel work item; a multiple of 32 so items own whole words.
 const CHUNK: u64 = 32 * 256;
+/// Neighbour indices a push worker gathers before loading their words; at least the most
+/// neighbours one state can have (4 per pattern tile) past the flush point.
+const PUSH_BATCH: usize = 4 * MAX_CELLS + PUSH_FLUSH;
+/// A push worker loads its gathered neighbours once it has more than this many: enough misses
+/// to keep the memory system busy, few enough that their lines are still in L1 for the marks.
+const PUSH_FLUSH: usize = 128;
 /// Boards up to this many cells get a table of regions (1 MiB for 16 cells).
 const TABLE_CELLS: usize = 16;
 /// Refuse state arrays above this many bytes (the 8-tile 4x4 pattern needs 1 GiB).
@@ -89,13 +98,20 @@ struct Space {
     not_last_col: u64,
     /// Neighbours of each cell.
     neighbours: [u64; MAX_CELLS],
-    /// For boards of at most [`TABLE_CELLS`] cells: `reps[free << 4 | cell]` is the lowest cell
-    /// of `cell`'s region among the free cells `free` (a flood fill costs more than this load).
-    reps: Vec<u8>,
-    /// With `reps`: `rep_masks[free]` holds the lowest cell of every region of `free`.
+    /// For boards of at most [`TABLE_CELLS`] cells: `rep_digits[free << 4 | cell]` is the
+    /// number of free cells below the lowest cell of `cell`'s region among the free cells
+    /// `free | 1 << cell`, the last digit of a state's index (measured: a flood fill and a
+    /// popcount cost more than this load).
+    rep_digits: Vec<u8>,
+    /// With `rep_digits`: `rep_masks[free]` holds the lowest cell of every region of `free`.
     rep_masks: Vec<u16>,
+    /// With `rep_digits`: `init_codes[free]` is [`Space::init_code`] of `free`.
+    init_codes: Vec<u64>,
     /// The goal cell of each pattern tile, in pattern order.
     goal_cells: Vec<u8>,
+    /// `weights[i]`: the place value of tile i's digit in a placement index,
+    /// `(n - i - 1) * (n - i - 2) * ... * (n - k + 1)`.
+    weights: [u64; MAX_CELLS],
     /// The goal's blank cell.
     goal_blank: usize,
 }
@@ -160,13 +176,20 @@ impl Space {
             not_first_col: board & !first_col,
             not_last_col: board & !last_col,
             neighbours,
-            reps: Vec::new(),
+            rep_digits: Vec::new(),
             rep_masks: Vec::new(),
+            init_codes: Vec::new(),
             goal_cells: tiles.iter().map(|&t| goal.position(t) as u8).collect(),
             goal_blank: goal.blank(),
+            weights: [0; MAX_CELLS],
         };
+        let mut weight = 1;
+        for i in (0..k).rev() {
+            space.weights[i] = weight;
+            weight *= (n - i) as u64;
+        }
         if n <= TABLE_CELLS {
-            space.reps = (0..1u64 << TABLE_CELLS)
+            let reps: Vec<u8> = (0..1u64 << TABLE_CELLS)
                 .into_par_iter()
                 .flat_map_iter(|free| {
                     let space = &space;
@@ -178,14 +201,47 @@ impl Space {
             space.rep_masks = (0..1usize << TABLE_CELLS)
                 .map(|free| {
                     (0..TABLE_CELLS)
-                        .filter(|&c| {
-                            free & (1 << c) != 0 && space.reps[free << 4 | c] as usize == c
-                        })
+                        .filter(|&c| free & (1 << c) != 0 && reps[free << 4 | c] as usize == c)
                         .fold(0u16, |m, c| m | 1 << c)
                 })
                 .collect();
+            space.rep_digits = reps
+                .iter()
+                .enumerate()
+                .map(|(i, &rep)| {
+                    let free = (i >> 4 | 1 << (i & 15)) as u64;
+                    (free & ((1 << rep) - 1)).count_ones() as u8
+                })
+                .collect();
+            space.init_codes =
+                (0..1u64 << TABLE_CELLS).map(|free| space.compute_init_code(free)).collect();
         }
         Ok(space)
+    }
+
+    /// The initial codes of the slots of a placement with free cells `free`, slot j in bits
+    /// `2j..2j + 2`: "unreached" for representatives, "done" for the other slots; and, from bit
+    /// 58 on, the number of representatives.
+    #[inline]
+    fn init_code(&self, free: u64) -> u64 {
+        match self.init_codes.get(free as usize) {
+            Some(&code) => code,
+            None => self.compute_init_code(free),
+        }
+    }
+
+    fn compute_init_code(&self, free: u64) -> u64 {
+        let reps = self.rep_mask(free);
+        let (mut code, mut slot, mut left) = (0u64, 0, free);
+        while left != 0 {
+            let cell = left & left.wrapping_neg();
+            left ^= cell;
+            if reps & cell == 0 {
+                code |= DONE << (2 * slot);
+            }
+            slot += 1;
+        }
+        code | (reps.count_ones() as u64) << INIT_COUNT_SHIFT
     }
 
     /// The lowest cell of every region of the free cells `free`.
@@ -203,12 +259,16 @@ impl Space {
         reps
     }
 
-    /// The lowest cell of the region of free cells `free` that holds `cell` (which is free).
+    /// The rank among the free cells `free` of the lowest cell of the region that holds `cell`
+    /// (which is free).
     #[inline(always)]
-    fn rep(&self, cell: u8, free: u64) -> u8 {
-        match self.reps.get(((free << 4) | cell as u64) as usize) {
-            Some(&rep) => rep,
-            None => self.flood(1 << cell, free).trailing_zeros() as u8,
+    fn rep_digit(&self, cell: u8, free: u64) -> u64 {
+        match self.rep_digits.get(((free << 4) | cell as u64) as usize) {
+            Some(&digit) => digit as u64,
+            None => {
+                let rep = self.flood(1 << cell, free).trailing_zeros();
+                (free & ((1 << rep) - 1)).count_ones() as u64
+            }
         }
     }
 
@@ -231,17 +291,27 @@ impl Space {
         }
     }
 
-    /// Loads placement `p` into `cells[..k]`; returns the free cells.
+    /// Loads placement `p` into `pl`.
     #[inline]
-    fn load<const N: usize, const K: usize>(&self, p: u64, cells: &mut [u8; MAX_CELLS]) -> u64 {
+    fn load<const N: usize, const K: usize>(&self, p: u64, pl: &mut Placement) {
         let k = self.tiles::<N, K>();
-        match cells.first_chunk_mut::<K>() {
+        match pl.cells.first_chunk_mut::<K>() {
             // A constant size lets the compiler turn unrank's divisions into multiplications.
             Some(out) if N != 0 => unrank(N, p, out),
-            _ => unrank(self.n, p, &mut cells[..k]),
+            _ => unrank(self.n, p, &mut pl.cells[..k]),
         }
-        let used = cells[..k].iter().fold(0u64, |m, &c| m | 1 << c);
-        self.board & !used
+        pl.index = p;
+        let mut used = 0u64;
+        for i in 0..k {
+            let c = pl.cells[i];
+            pl.earlier[i] = used;
+            pl.owner[c as usize] = i as u8;
+            used |= 1 << c;
+        }
+        for i in 0..k {
+            pl.later[i] = used & !pl.earlier[i] & !(1 << pl.cells[i]);
+        }
+        pl.free = self.board & !used;
     }
 
     /// The number of pattern tiles: `K`, or the runtime value when `N` is 0.
@@ -256,36 +326,57 @@ impl Space {
         if N != 0 { (N - K) as u64 } else { self.free_slots }
     }
 
-    /// The index of the state whose pattern cells and representative are `cells[..=k]`.
-    #[inline(always)]
+    /// The index of the state whose pattern cells and representative are `cells[..=k]`: the
+    /// definition [`Space::neighbours_of`]'s incremental ranking is checked against.
+    #[cfg(debug_assertions)]
     fn state_index<const N: usize, const K: usize>(&self, cells: &[u8; MAX_CELLS]) -> u64 {
         if N != 0 { rank(N, &cells[..K + 1]) } else { rank(self.n, &cells[..=self.k]) }
     }
 
     /// Calls `visit` with the index of every state one pattern-tile move from the state with
-    /// pattern cells `cells[..k]`, free cells `free` and blank region `region`, until `visit`
-    /// returns `true`. Restores `cells`. Returns whether `visit` stopped it.
+    /// placement `pl` and blank region `region`, until `visit` returns `true`. Returns whether
+    /// `visit` stopped it.
+    ///
+    /// The neighbour's index is computed from `pl.index` rather than by [`rank`]: when tile `i`
+    /// moves from `from` to `to`, only digits from the i-th on change. Digit i changes by the
+    /// number of cells in `[from, to)` (or `[to, from)`) that earlier tiles do not hold, and each
+    /// later tile strictly between the two cells gains or loses the one cell below it. A step
+    /// sideways has nothing between, so it is just one place value.
     #[inline]
     fn neighbours_of<const N: usize, const K: usize>(
         &self,
-        cells: &mut [u8; MAX_CELLS],
-        free: u64,
+        pl: &Placement,
         region: u64,
         mut visit: impl FnMut(u64) -> bool,
     ) -> bool {
         let k = self.tiles::<N, K>();
+        let f = self.slots::<N, K>();
         for i in 0..k {
-            let from = cells[i];
+            let from = pl.cells[i];
             let mut into = self.neighbours[from as usize] & region;
             while into != 0 {
                 let to = into.trailing_zeros() as u8;
                 into &= into - 1;
                 // Tile i slides from `from` into the blank at `to`; the blank is now on `from`.
-                let free_after = free ^ (1u64 << to) ^ (1u64 << from);
-                cells[i] = to;
-                cells[k] = self.rep(from, free_after);
-                let state = self.state_index::<N, K>(cells);
-                cells[i] = from;
+                let free_after = pl.free ^ (1u64 << to) ^ (1u64 << from);
+                let (lo, hi) = (from.min(to), from.max(to));
+                let between = ((1u64 << hi) - 1) & !((2u64 << lo) - 1);
+                let mut step =
+                    (1 + (between & !pl.earlier[i]).count_ones() as u64) * self.weights[i];
+                let mut later = between & pl.later[i];
+                while later != 0 {
+                    step += self.weights[pl.owner[later.trailing_zeros() as usize] as usize];
+                    later &= later - 1;
+                }
+                let p = if to > from { pl.index + step } else { pl.index - step };
+                let state = p * f + self.rep_digit(from, free_after);
+                #[cfg(debug_assertions)]
+                {
+                    let mut cells = pl.cells;
+                    cells[i] = to;
+                    cells[k] = self.flood(1 << from, free_after).trailing_zeros() as u8;
+                    debug_assert_eq!(state, self.state_index::<N, K>(&cells));
+                }
                 if visit(state) {
                     return true;
                 }
@@ -321,23 +412,20 @@ impl Space {
                 limit: usize::MAX as u64,
             })?;
         let entry_count = self.placements as usize;
-        // Every slot starts done; the representatives are then cleared to "unreached".
-        let words: Vec<AtomicU64> =
-            (0..word_count).into_par_iter().map(|_| AtomicU64::new(u64::MAX)).collect();
+        let mut map = huge_zeroed(word_count)?;
+        let words = as_words(&mut map);
         let mut entries = vec![UNREACHABLE; entry_count];
         let chunk_words = (CHUNK * self.free_slots / 32) as usize;
 
-        // Clear the representatives' codes to "unreached", and count the states. Split by the
-        // first tile's cell: n equal parts.
-        let space: u64 = (0..self.n as u8)
-            .into_par_iter()
-            .map(|first| {
-                let mut cells = [0u8; MAX_CELLS];
-                cells[0] = first;
-                let mut init = Init { word: usize::MAX, bits: u64::MAX, count: 0 };
-                self.init_below::<N, K>(&words, &mut cells, 1, 1 << first, &mut init);
-                init.flush(&words);
-                init.count
+        // Code every representative "unreached" and every other slot "done", and count the
+        // states. Each work item writes its own words once, walking its placements in order.
+        let space: u64 = words
+            .par_chunks(chunk_words)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let first = c as u64 * CHUNK;
+                let count = CHUNK.min(self.placements - first);
+                self.init_chunk::<N, K>(chunk, first, count)
             })
             .sum();
         // Level 0: the goal placement with the blank in the goal blank's region.
@@ -348,7 +436,7 @@ impl Space {
         cells[self.k] = region.trailing_zeros() as u8;
         let goal_state = rank(self.n, &cells[..=self.k]);
         let mut cur = 0b01u64;
-        set_code(&words, goal_state, cur);
+        set_code(words, goal_state, cur);
 
         let mut frontier = 1u64;
         let mut reached = 1u64;
@@ -369,7 +457,7 @@ impl Space {
                     .par_chunks(chunk_words)
                     .enumerate()
                     .map(|(c, chunk)| {
-                        self.pull_chunk::<N, K>(&words, c * chunk_words, chunk, cur, next)
+                        self.pull_chunk::<N, K>(words, c * chunk_words, chunk, cur, next)
                     })
                     .sum();
                 words
@@ -387,7 +475,7 @@ impl Space {
                     .enumerate()
                     .map(|(c, (chunk, out))| {
                         self.push_chunk::<N, K>(
-                            &words,
+                            words,
                             c * chunk_words,
                             c as u64 * CHUNK,
                             chunk,
@@ -417,38 +505,66 @@ impl Space {
         Ok(entries)
     }
 
-    /// Visits every placement whose first `depth` cells are `cells[..depth]` (cells `used`) and
-    /// clears its representatives' codes. Visiting placements depth-first in increasing cell
-    /// order visits them in rank order, so the words are written in sequence; the index itself
-    /// comes from [`rank`].
-    fn init_below<const N: usize, const K: usize>(
+    /// Codes the slots of placements `first..first + count`, whose words are `chunk`, which
+    /// starts on the first one's first slot: representatives "unreached", other slots "done". Returns the number of
+    /// representatives. The placements are visited in rank order by stepping an odometer, so no
+    /// placement is unranked but the first.
+    fn init_chunk<const N: usize, const K: usize>(
         &self,
-        words: &[AtomicU64],
-        cells: &mut [u8; MAX_CELLS],
-        depth: usize,
-        used: u64,
-        init: &mut Init,
-    ) {
+        chunk: &[AtomicU64],
+        first: u64,
+        count: u64,
+    ) -> u64 {
         let k = self.tiles::<N, K>();
-        let free = self.board & !used;
-        if depth == k {
-            let f = self.slots::<N, K>();
-            let p = if N != 0 { rank(N, &cells[..K]) } else { rank(self.n, &cells[..k]) };
-            let mut reps = self.rep_mask(free);
-            while reps != 0 {
-                let bit = reps & reps.wrapping_neg();
-                reps ^= bit;
-                init.clear(words, p * f + (free & (bit - 1)).count_ones() as u64);
+        let bits = 2 * self.slots::<N, K>() as u32;
+        let mut cells = [0u8; MAX_CELLS];
+        unrank(self.n, first, &mut cells[..k]);
+        let mut used = cells[..k].iter().fold(0u64, |m, &c| m | 1 << c);
+        let mut out = BitWriter { words: chunk, next: 0, acc: 0, filled: 0 };
+        let mut states = 0;
+        for _ in 0..count {
+            let free = self.board & !used;
+            if bits <= INIT_COUNT_SHIFT {
+                let code = self.init_code(free);
+                states += code >> INIT_COUNT_SHIFT;
+                out.push(code & ((1u64 << bits) - 1), bits);
+            } else {
+                // Too many slots for one word of codes: one slot at a time.
+                let reps = self.rep_mask(free);
+                states += reps.count_ones() as u64;
+                let mut left = free;
+                while left != 0 {
+                    let cell = left & left.wrapping_neg();
+                    left ^= cell;
+                    out.push(if reps & cell == 0 { DONE } else { 0 }, 2);
+                }
             }
-            return;
+            used = self.advance(&mut cells[..k], used);
         }
-        let mut left = free;
-        while left != 0 {
-            let cell = left.trailing_zeros();
-            left &= left - 1;
-            cells[depth] = cell as u8;
-            self.init_below::<N, K>(words, cells, depth + 1, used | 1 << cell, init);
+        out.finish();
+        states
+    }
+
+    /// Steps `cells` (a placement whose cells are `used`) to the next placement in rank order and
+    /// returns its cells; after the last placement the cells are left unchanged.
+    #[inline]
+    fn advance(&self, cells: &mut [u8], mut used: u64) -> u64 {
+        // The last tile that can move to a higher cell no earlier tile holds does; the tiles after
+        // it take the lowest cells left, in order (each digit is a rank among the cells left).
+        for i in (0..cells.len()).rev() {
+            used &= !(1 << cells[i]);
+            let higher = self.board & !used & !((2u64 << cells[i]) - 1);
+            if higher != 0 {
+                cells[i] = higher.trailing_zeros() as u8;
+                used |= 1 << cells[i];
+                for c in &mut cells[i + 1..] {
+                    *c = (self.board & !used).trailing_zeros() as u8;
+                    used |= 1 << *c;
+                }
+                return used;
+            }
         }
+        cells.iter().fold(0u64, |m, &c| m | 1 << c)
     }
 
     /// Push: expands every state of `chunk` with code `cur`, marks it done, records its
@@ -466,12 +582,15 @@ impl Space {
         level: u8,
     ) -> u64 {
         let f = self.slots::<N, K>();
-        let mut cells = [0u8; MAX_CELLS];
-        let mut loaded = u64::MAX;
-        let mut free = 0;
+        let mut pl = Placement::new();
         let mut marked = 0;
-        let mut batch = [0u64; 4 * MAX_CELLS];
-        let mut codes = [0u64; 4 * MAX_CELLS];
+        // Neighbours of several states are gathered, then their words are loaded together, so
+        // the cache misses overlap: a `fetch_or` waits for every earlier load, so marking after
+        // each state would cap the misses in flight at one state's neighbours.
+        let mut batch = [0u64; PUSH_BATCH];
+        let mut codes = [0u64; PUSH_BATCH];
+        let mut count = 0;
+        let room = PUSH_BATCH.saturating_sub(4 * self.tiles::<N, K>()).min(PUSH_FLUSH);
         for (i, word) in chunk.iter().enumerate() {
             let mut fields = fields_equal(word.load(Relaxed), cur);
             if fields == 0 {
@@ -483,38 +602,25 @@ impl Space {
                 fields &= fields - 1;
                 let state = (first_word + i) as u64 * 32 + bit / 2;
                 let p = state / f;
-                if p != loaded {
-                    free = self.load::<N, K>(p, &mut cells);
-                    loaded = p;
+                if p != pl.index {
+                    self.load::<N, K>(p, &mut pl);
                     let e = &mut out[(p - first) as usize];
                     *e = (*e).min(level);
                 }
-                let rep = nth_cell(free, state % f);
-                let region = self.flood(1 << rep, free);
-                // Compute every neighbour first, then load their words together, so the cache
-                // misses overlap instead of queueing behind each other.
-                let mut count = 0;
-                self.neighbours_of::<N, K>(&mut cells, free, region, |s| {
+                let rep = nth_cell(pl.free, state % f);
+                let region = self.flood(1 << rep, pl.free);
+                self.neighbours_of::<N, K>(&pl, region, |s| {
                     batch[count] = s;
                     count += 1;
                     false
                 });
-                for (code, &s) in codes.iter_mut().zip(&batch[..count]) {
-                    let (w, shift) = locate(s);
-                    *code = (words[w].load(Relaxed) >> shift) & DONE;
-                }
-                for (&code, &s) in codes.iter().zip(&batch[..count]) {
-                    if code == 0 {
-                        let (w, shift) = locate(s);
-                        let before = words[w].fetch_or(next << shift, Relaxed);
-                        if (before >> shift) & DONE == 0 {
-                            marked += 1;
-                        }
-                    }
+                if count > room {
+                    marked += mark_unreached(words, &batch[..count], &mut codes, next);
+                    count = 0;
                 }
             }
         }
-        marked
+        marked + mark_unreached(words, &batch[..count], &mut codes, next)
     }
 
     /// Pull: every unreached state of `chunk` with a neighbour coded `cur` is marked `next`.
@@ -528,9 +634,7 @@ impl Space {
         next: u64,
     ) -> u64 {
         let f = self.slots::<N, K>();
-        let mut cells = [0u8; MAX_CELLS];
-        let mut loaded = u64::MAX;
-        let mut free = 0;
+        let mut pl = Placement::new();
         let mut marked = 0;
         for (i, word) in chunk.iter().enumerate() {
             let mut fields = fields_equal(word.load(Relaxed), 0);
@@ -540,13 +644,12 @@ impl Space {
                 fields &= fields - 1;
                 let state = (first_word + i) as u64 * 32 + bit / 2;
                 let p = state / f;
-                if p != loaded {
-                    free = self.load::<N, K>(p, &mut cells);
-                    loaded = p;
+                if p != pl.index {
+                    self.load::<N, K>(p, &mut pl);
                 }
-                let rep = nth_cell(free, state % f);
-                let region = self.flood(1 << rep, free);
-                let hit = self.neighbours_of::<N, K>(&mut cells, free, region, |s| {
+                let rep = nth_cell(pl.free, state % f);
+                let region = self.flood(1 << rep, pl.free);
+                let hit = self.neighbours_of::<N, K>(&pl, region, |s| {
                     let (w, shift) = locate(s);
                     (words[w].load(Relaxed) >> shift) & DONE == cur
                 });
@@ -591,32 +694,111 @@ impl Space {
     }
 }
 
-/// One initialisation worker's pending word: codes are cleared locally and written with one
-/// `fetch_and` per word (words at the edges of a part are shared with the neighbouring part).
-struct Init {
-    word: usize,
-    bits: u64,
-    count: u64,
+/// One placement, unranked once for all its states, with what [`Space::neighbours_of`] needs to
+/// rank its neighbours incrementally.
+struct Placement {
+    /// Its index; `u64::MAX` before the first load.
+    index: u64,
+    /// The cell of each pattern tile (`cells[..k]`).
+    cells: [u8; MAX_CELLS],
+    /// The free cells.
+    free: u64,
+    /// `earlier[i]`: the cells of tiles `0..i`.
+    earlier: [u64; MAX_CELLS],
+    /// `later[i]`: the cells of tiles `i + 1..k`.
+    later: [u64; MAX_CELLS],
+    /// `owner[c]`: the tile on cell `c`, for the cells of pattern tiles.
+    owner: [u8; MAX_CELLS],
 }
 
-impl Init {
-    /// Clears state `s`'s code to "unreached".
-    #[inline]
-    fn clear(&mut self, words: &[AtomicU64], s: u64) {
-        let (w, shift) = locate(s);
-        if w != self.word {
-            self.flush(words);
-            self.word = w;
-            self.bits = u64::MAX;
+impl Placement {
+    fn new() -> Placement {
+        Placement {
+            index: u64::MAX,
+            cells: [0; MAX_CELLS],
+            free: 0,
+            earlier: [0; MAX_CELLS],
+            later: [0; MAX_CELLS],
+            owner: [0; MAX_CELLS],
         }
-        self.bits &= !(DONE << shift);
-        self.count += 1;
+    }
+}
+
+/// Writes consecutive bit fields to a run of words, each word once.
+struct BitWriter<'a> {
+    words: &'a [AtomicU64],
+    /// The next word to write.
+    next: usize,
+    /// The low `filled` bits of that word.
+    acc: u64,
+    filled: u32,
+}
+
+impl BitWriter<'_> {
+    /// Appends the `bits` (1 to 63) low bits of `code` (which has no others).
+    #[inline]
+    fn push(&mut self, code: u64, bits: u32) {
+        self.acc |= code << self.filled;
+        self.filled += bits;
+        if self.filled >= 64 {
+            self.words[self.next].store(self.acc, Relaxed);
+            self.next += 1;
+            self.filled -= 64;
+            // The bits of `code` that did not fit.
+            self.acc = if self.filled == 0 { 0 } else { code >> (bits - self.filled) };
+        }
     }
 
-    fn flush(&self, words: &[AtomicU64]) {
-        if let Some(word) = words.get(self.word) {
-            word.fetch_and(self.bits, Relaxed);
+    /// Writes the last, partial word, its unused slots "done".
+    fn finish(self) {
+        if self.filled > 0 {
+            self.words[self.next].store(self.acc | u64::MAX << self.filled, Relaxed);
         }
+    }
+}
+
+/// Marks `next` the unreached states of `batch`; returns how many it marked. `codes` is scratch
+/// space at least as long as `batch`.
+#[inline]
+fn mark_unreached(words: &[AtomicU64], batch: &[u64], codes: &mut [u64], next: u64) -> u64 {
+    // All loads first (they overlap), then the read-modify-writes of the unreached ones only.
+    for (code, &s) in codes.iter_mut().zip(batch) {
+        let (w, shift) = locate(s);
+        *code = (words[w].load(Relaxed) >> shift) & DONE;
+    }
+    let mut marked = 0;
+    for (&code, &s) in codes.iter().zip(batch) {
+        if code == 0 {
+            let (w, shift) = locate(s);
+            let before = words[w].fetch_or(next << shift, Relaxed);
+            if (before >> shift) & DONE == 0 {
+                marked += 1;
+            }
+        }
+    }
+    marked
+}
+
+/// Anonymous zeroed memory for `words` 64-bit words, which the kernel is asked to back with
+/// transparent huge pages: every neighbour lands on a random word of up to 1 GiB, and with 4 KiB
+/// pages nearly each of those accesses also misses the TLB.
+fn huge_zeroed(words: usize) -> Result<memmap2::MmapMut, GenError> {
+    let bytes = words.max(1) * 8;
+    let map = memmap2::MmapOptions::new()
+        .len(bytes)
+        .map_anon()
+        .map_err(|source| GenError::Memory { bytes: bytes as u64, source })?;
+    // Only a hint: without huge pages (another kernel setting, another OS) it is just slower.
+    let _ = map.advise(memmap2::Advice::HugePage);
+    Ok(map)
+}
+
+/// The memory of `map` as atomic words. A mapping is page-aligned and [`huge_zeroed`] makes its
+/// length a multiple of 8, so the conversion cannot fail.
+fn as_words(map: &mut memmap2::MmapMut) -> &[AtomicU64] {
+    match <[AtomicU64]>::mut_from_bytes(&mut map[..]) {
+        Ok(words) => words,
+        Err(_) => unreachable!("a mapping is page-aligned and a whole number of words"),
     }
 }
 
@@ -647,4 +829,56 @@ fn nth_cell(mut mask: u64, n: u64) -> u32 {
         mask &= mask - 1;
     }
     mask.trailing_zeros()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The odometer of the initialisation visits placements in rank order, and the incremental
+    /// ranking of neighbours agrees with [`rank`].
+    #[test]
+    fn advance_and_neighbour_ranks_follow_rank() {
+        for (w, h, tiles) in [(3, 3, &[1u8, 2, 3][..]), (4, 4, &[8, 9]), (3, 2, &[5, 1, 3, 2])] {
+            let size = Size::new(w, h).unwrap();
+            let space = Space::new(size, &Board::blank_first(size), tiles).unwrap();
+            let (n, k) = (space.n, space.k);
+            let mut cells = [0u8; MAX_CELLS];
+            unrank(n, 0, &mut cells[..k]);
+            let mut used = cells[..k].iter().fold(0u64, |m, &c| m | 1 << c);
+            let mut pl = Placement::new();
+            for p in 0..space.placements {
+                assert_eq!(rank(n, &cells[..k]), p);
+                space.load::<0, 0>(p, &mut pl);
+                let mut reps = space.rep_mask(pl.free);
+                while reps != 0 {
+                    let region = space.flood(reps & reps.wrapping_neg(), pl.free);
+                    reps &= !region;
+                    let mut seen = Vec::new();
+                    space.neighbours_of::<0, 0>(&pl, region, |s| {
+                        seen.push(s);
+                        false
+                    });
+                    // By definition: move each tile into each adjacent cell of the region.
+                    let mut want = Vec::new();
+                    for i in 0..k {
+                        let from = pl.cells[i];
+                        for to in 0..n as u8 {
+                            if space.neighbours[from as usize] & region & 1 << to != 0 {
+                                let mut moved = pl.cells;
+                                moved[i] = to;
+                                let after = pl.free ^ 1 << to ^ 1 << from;
+                                moved[k] = space.flood(1 << from, after).trailing_zeros() as u8;
+                                want.push(rank(n, &moved[..=k]));
+                            }
+                        }
+                    }
+                    seen.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(seen, want);
+                }
+                used = space.advance(&mut cells[..k], used);
+            }
+        }
+    }
 }

@@ -106,6 +106,14 @@ pub enum GenError {
         /// The depth reached.
         depth: u32,
     },
+    /// The state array could not be allocated.
+    #[error("cannot allocate {bytes} bytes for the search: {source}")]
+    Memory {
+        /// Bytes asked for.
+        bytes: u64,
+        /// The system's error.
+        source: std::io::Error,
+    },
     /// The thread pool could not start.
     #[error("cannot start {threads} worker threads: {reason}")]
     ThreadPool {
