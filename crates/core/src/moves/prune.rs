@@ -29,14 +29,25 @@
 //! that have such a twin.
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// The result of [`Fsm::step`] when the move completes a forbidden string.
 pub(crate) const PRUNE: u32 = u32::MAX;
 
-/// Longest forbidden string [`Fsm::get`] looks for. Longer finds more strings, slowly: see
-/// ARCHITECTURE.md for the measurements.
+/// Longest forbidden string [`Fsm::get`] looks for. Longer strings prune more but take longer to
+/// find, and every process builds the machine once. Measured (2 busy cores; nodes are IDA*'s on
+/// Korf's 100 with the 6-6-3 databases, 106.7 M without this pruning):
+///
+/// | L  | strings | states | build   | nodes  |
+/// |----|---------|--------|---------|--------|
+/// | 10 | 358     | 1 384  | 0.09 s  | 68.6 M |
+/// | 12 | 2 667   | 9 732  | 0.45 s  | 62.0 M |
+/// | 13 | 4 437   | 16 736 | 1.6 s   |        |
+/// | 14 | 19 625  | 70 051 | 6.6 s   | 58.5 M |
+///
+/// 10 keeps the start-up cost of a one-position solve small.
 pub(crate) const MAX_LEN: usize = 10;
 
 /// How a twin must fit inside the string it replaces.
@@ -78,9 +89,15 @@ impl Fsm {
     }
 
     /// The state after move `d` from `state`, or [`PRUNE`].
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn step(&self, state: u32, d: usize) -> u32 {
         self.next[state as usize][d & 3]
+    }
+
+    /// The states after each move from `state` ([`PRUNE`] for a forbidden move).
+    #[inline(always)]
+    pub(crate) fn row(&self, state: u32) -> [u32; 4] {
+        self.next[state as usize]
     }
 
     /// Number of states.
@@ -150,65 +167,128 @@ impl Extent {
     }
 }
 
-/// The effect of `s` (the moved cells with what they hold now, sorted) and its extent.
-fn simulate(s: Moves, fit: Fit) -> (Vec<u32>, Extent) {
-    // Visited cells and their contents (the cell each one's content started on).
-    let mut cells = [0i32; 16];
-    let mut held = [0i32; 16];
-    cells[0] = ORIGIN;
-    held[0] = ORIGIN;
-    let (mut count, mut blank) = (1, 0);
-    for i in 0..s.len as usize {
-        let to = cells[blank] + STEP[s.dir(i)];
-        let j = match cells[..count].iter().position(|&c| c == to) {
-            Some(j) => j,
-            None => {
-                cells[count] = to;
-                held[count] = to;
-                count += 1;
-                count - 1
-            }
-        };
-        held.swap(blank, j);
-        blank = j;
+/// A string played on the unbounded grid: the cells it visited and what each holds now (the
+/// cell its content started on).
+struct Sim {
+    cells: [i32; 16],
+    held: [i32; 16],
+    count: usize,
+}
+
+impl Sim {
+    fn run(s: Moves) -> Sim {
+        let mut sim = Sim { cells: [0; 16], held: [0; 16], count: 1 };
+        sim.cells[0] = ORIGIN;
+        sim.held[0] = ORIGIN;
+        let mut blank = 0;
+        for i in 0..s.len as usize {
+            let to = sim.cells[blank] + STEP[s.dir(i)];
+            let j = match sim.cells[..sim.count].iter().position(|&c| c == to) {
+                Some(j) => j,
+                None => {
+                    sim.cells[sim.count] = to;
+                    sim.held[sim.count] = to;
+                    sim.count += 1;
+                    sim.count - 1
+                }
+            };
+            sim.held.swap(blank, j);
+            blank = j;
+        }
+        sim
     }
-    let mut effect: Vec<u32> = (0..count)
-        .filter(|&i| held[i] != cells[i])
-        .map(|i| (cells[i] as u32) << 16 | held[i] as u32)
-        .collect();
-    effect.sort_unstable();
-    let extent = match fit {
-        Fit::Box => {
-            let mut b = [i32::MAX, i32::MIN, i32::MAX, i32::MIN];
-            for &c in &cells[..count] {
-                let (r, col) = (c / SIDE, c % SIDE);
-                b = [b[0].min(r), b[1].max(r), b[2].min(col), b[3].max(col)];
-            }
-            Extent::Box(b)
+
+    /// The moved cells, each with the cell its content came from, packed in a `u32`.
+    fn moved(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.count)
+            .filter(|&i| self.held[i] != self.cells[i])
+            .map(|i| (self.cells[i] as u32) << 16 | self.held[i] as u32)
+    }
+
+    /// A hash of the effect that does not depend on the order cells were visited in.
+    fn fingerprint(&self) -> u64 {
+        self.moved().fold(0u64, |h, m| h.wrapping_add(mix(m as u64)))
+    }
+
+    /// The effect exactly: [`Sim::moved`] sorted.
+    fn effect(&self) -> ([u32; 16], usize) {
+        let mut out = [0; 16];
+        let mut n = 0;
+        for m in self.moved() {
+            out[n] = m;
+            n += 1;
         }
-        Fit::Cells => {
-            let mut bits = [0u64; 16];
-            for &c in &cells[..count] {
-                bits[c as usize / 64] |= 1 << (c % 64);
+        out[..n].sort_unstable();
+        (out, n)
+    }
+
+    fn extent(&self, fit: Fit) -> Extent {
+        let cells = &self.cells[..self.count];
+        match fit {
+            Fit::Box => {
+                let mut b = [i32::MAX, i32::MIN, i32::MAX, i32::MIN];
+                for &c in cells {
+                    let (r, col) = (c / SIDE, c % SIDE);
+                    b = [b[0].min(r), b[1].max(r), b[2].min(col), b[3].max(col)];
+                }
+                Extent::Box(b)
             }
-            Extent::Cells(bits)
+            Fit::Cells => {
+                let mut bits = [0u64; 16];
+                for &c in cells {
+                    bits[c as usize / 64] |= 1 << (c % 64);
+                }
+                Extent::Cells(bits)
+            }
         }
-    };
-    (effect, extent)
+    }
+}
+
+/// splitmix64's finaliser.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Hashes the already mixed fingerprints by taking them as they are.
+#[derive(Default)]
+struct Identity(u64);
+
+impl Hasher for Identity {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = mix(self.0 ^ b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+/// An allowed string kept as a possible twin of later ones, in a list per fingerprint.
+struct Twin {
+    moves: Moves,
+    next: u32,
 }
 
 /// The minimal forbidden strings of up to `max_len` moves, by length then direction order.
 pub(crate) fn forbidden_strings(max_len: usize, fit: Fit) -> Vec<Moves> {
-    // For each effect, the extents of the allowed strings with it seen so far.
-    let mut seen: HashMap<Vec<u32>, Vec<Extent>> = HashMap::new();
-    let (effect, extent) = simulate(Moves { code: 0, len: 0 }, fit);
-    seen.insert(effect, vec![extent]);
+    const END: u32 = u32::MAX;
+    // The allowed strings seen so far, as lists by fingerprint. Only fingerprints are stored;
+    // a candidate twin is played again to compare effects exactly.
+    let mut heads: HashMap<u64, u32, BuildHasherDefault<Identity>> = HashMap::default();
+    let mut twins = vec![Twin { moves: Moves { code: 0, len: 0 }, next: END }];
+    heads.insert(Sim::run(twins[0].moves).fingerprint(), 0);
     // The allowed strings of the previous length, in order.
     let mut allowed: Vec<u32> = vec![0];
     let mut forbidden = Vec::new();
     for len in 1..=max_len {
         let suffix_mask = (1u64 << (2 * (len - 1))) as u32 - 1;
-        let mut longer = Vec::new();
+        let mut longer = Vec::with_capacity(allowed.len() * 3);
         for &prefix in &allowed {
             for d in 0..4 {
                 let code = prefix << 2 | d;
@@ -217,14 +297,26 @@ pub(crate) fn forbidden_strings(max_len: usize, fit: Fit) -> Vec<Moves> {
                     continue;
                 }
                 let s = Moves { code, len: len as u8 };
-                let (effect, extent) = simulate(s, fit);
-                let twins = seen.entry(effect).or_default();
-                if twins.iter().any(|t| t.inside(&extent)) {
-                    forbidden.push(s);
-                } else {
-                    twins.push(extent);
-                    longer.push(code);
+                let sim = Sim::run(s);
+                let fingerprint = sim.fingerprint();
+                let head = heads.get(&fingerprint).copied().unwrap_or(END);
+                let mut t = head;
+                let mut twin = false;
+                if t != END {
+                    let (effect, extent) = (sim.effect(), sim.extent(fit));
+                    while t != END && !twin {
+                        let other = Sim::run(twins[t as usize].moves);
+                        twin = other.effect() == effect && other.extent(fit).inside(&extent);
+                        t = twins[t as usize].next;
+                    }
                 }
+                if twin {
+                    forbidden.push(s);
+                    continue;
+                }
+                longer.push(code);
+                heads.insert(fingerprint, twins.len() as u32);
+                twins.push(Twin { moves: s, next: head });
             }
         }
         allowed = longer;

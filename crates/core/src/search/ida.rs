@@ -373,8 +373,8 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         let hs = self.shared.h;
         let n = self.shared.n;
         let next = *self.shared.table.of(blank);
-        for (d, &to) in next.iter().enumerate() {
-            let kid_fsm = self.shared.fsm.step(fsm, d);
+        let steps = self.shared.fsm.row(fsm);
+        for (d, (&to, &kid_fsm)) in next.iter().zip(&steps).enumerate() {
             if to == NONE || kid_fsm == PRUNE {
                 continue;
             }
@@ -456,8 +456,8 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         let next = *self.shared.table.of(blank);
         let mut kids = [Kid { dir: 0, to: 0, h: 0, fsm: 0, state: *state }; 4];
         let mut count = 0;
-        for (d, &to) in next.iter().enumerate() {
-            let kid_fsm = self.shared.fsm.step(fsm, d);
+        let steps = self.shared.fsm.row(fsm);
+        for (d, (&to, &kid_fsm)) in next.iter().zip(&steps).enumerate() {
             if to == NONE || kid_fsm == PRUNE {
                 continue;
             }
@@ -522,8 +522,8 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         } else {
             self.expanded += 1;
             let next = *self.shared.table.of(blank);
-            for (d, &to) in next.iter().enumerate() {
-                let kid_fsm = self.shared.fsm.step(node.fsm, d);
+            let steps = self.shared.fsm.row(node.fsm);
+            for (d, (&to, &kid_fsm)) in next.iter().zip(&steps).enumerate() {
                 if to == NONE || kid_fsm == PRUNE {
                     continue;
                 }
