@@ -5,6 +5,10 @@ use std::fmt;
 
 use crate::board::{MAX_CELLS, Size};
 
+mod prune;
+
+pub(crate) use prune::{Fsm, PRUNE};
+
 /// A direction the **blank** moves in. The tile that slides moves the opposite way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]

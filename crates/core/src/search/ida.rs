@@ -11,6 +11,11 @@
 //!   Children are then searched cheapest first, which finds the answer sooner in the last
 //!   iteration.
 //!
+//! **Duplicate paths.** Each node carries the state of a finite-state machine over the moves
+//! from the root ([`Fsm`], Taylor & Korf 1993): a move that completes a string with a no longer,
+//! no less legal twin (an undo, or for example twice round a 2x2 square) is not generated. This
+//! replaces the no-undo rule and keeps a shortest path to every position, so answers stay optimal.
+//!
 //! **Parallel search.** Each iteration first walks the tree (in the same depth-first order) down
 //! to a depth where there are enough subtrees for the threads, then threads take subtrees in
 //! order. The answer is the first solution in depth-first order: a thread that finds one in
@@ -24,7 +29,7 @@ use std::time::Instant;
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::board::MAX_CELLS;
 use crate::heuristic::Heuristic;
-use crate::moves::{Dir, MoveTable, NONE};
+use crate::moves::{Dir, Fsm, MoveTable, NONE, PRUNE};
 
 /// Solves `problem` optimally (if `heuristic` is admissible) with IDA*, on `limits.threads`
 /// threads.
@@ -41,6 +46,17 @@ pub fn ida<H: Heuristic>(
     problem: &Problem,
     heuristic: &H,
     limits: &Limits,
+) -> Result<Solution, SearchError> {
+    ida_with(problem, heuristic, limits, Fsm::get())
+}
+
+/// [`ida`] with the move strings that `fsm` accepts: [`Fsm::get`] prunes duplicate paths,
+/// [`Fsm::no_undo`] only undos.
+pub(crate) fn ida_with<H: Heuristic>(
+    problem: &Problem,
+    heuristic: &H,
+    limits: &Limits,
+    fsm: &Fsm,
 ) -> Result<Solution, SearchError> {
     let t0 = Instant::now();
     let start = problem.start();
@@ -65,12 +81,12 @@ pub fn ida<H: Heuristic>(
         blank: start.blank() as u8,
         g: 0,
         h: initial_h,
-        prev: NO_PREV,
+        fsm: Fsm::START,
         state: root,
         moves: Vec::new(),
     };
     let shared =
-        Shared { h: heuristic, table: &table, limits, goal, n, generated: AtomicU64::new(1) };
+        Shared { h: heuristic, table: &table, fsm, limits, goal, n, generated: AtomicU64::new(1) };
     let mut stats = Stats { generated: 1, ..Stats::default() };
     let mut bound = initial_h;
     loop {
@@ -101,9 +117,6 @@ pub fn ida<H: Heuristic>(
     }
 }
 
-/// No previous move at the root: `NO_PREV ^ 3` is no direction.
-const NO_PREV: u8 = 4;
-
 /// Subtrees per thread that a parallel iteration aims for, so that uneven subtrees even out.
 const SUBTREES_PER_THREAD: usize = 64;
 
@@ -115,6 +128,8 @@ const CHECK_EVERY: u64 = 1 << 12;
 struct Shared<'a, H: Heuristic> {
     h: &'a H,
     table: &'a MoveTable,
+    /// Which move strings to search (duplicate-path pruning).
+    fsm: &'a Fsm,
     limits: &'a Limits,
     goal: [u8; MAX_CELLS],
     n: usize,
@@ -129,7 +144,8 @@ struct Node<S> {
     blank: u8,
     g: u32,
     h: u32,
-    prev: u8,
+    /// The automaton's state after the moves from the root.
+    fsm: u32,
     state: S,
     /// Moves from the search's root.
     moves: Vec<Dir>,
@@ -153,7 +169,7 @@ fn iteration<H: Heuristic>(
 ) -> Outcome {
     if threads == 1 {
         let mut w = Worker::new(shared, root, bound, None);
-        let flow = w.dfs(root.blank as usize, &root.state, root.h, root.g, root.prev as usize);
+        let flow = w.dfs(root.blank as usize, &root.state, root.h, root.g, root.fsm);
         w.publish();
         return Outcome {
             found: (flow == Flow::Found).then(|| std::mem::take(&mut w.path)),
@@ -197,8 +213,7 @@ fn iteration<H: Heuristic>(
                     }
                     let node = &frontier[i];
                     let mut w = Worker::new(shared, node, bound, Some((&best, i)));
-                    let flow =
-                        w.dfs(node.blank as usize, &node.state, node.h, node.g, node.prev as usize);
+                    let flow = w.dfs(node.blank as usize, &node.state, node.h, node.g, node.fsm);
                     w.publish();
                     local.expanded += w.expanded;
                     local.next_bound = local.next_bound.min(w.next_bound);
@@ -331,28 +346,29 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         self.cells[..n] == self.shared.goal[..n]
     }
 
-    /// Searches below the node with the blank on `blank`, estimate `h`, reached with `g` moves,
-    /// the last in direction `prev`; its f is within the bound.
-    fn dfs(&mut self, blank: usize, state: &H::State, h: u32, g: u32, prev: usize) -> Flow {
+    /// Searches below the node with the blank on `blank`, estimate `h`, reached with `g` moves
+    /// that left the automaton in state `fsm`; its f is within the bound.
+    fn dfs(&mut self, blank: usize, state: &H::State, h: u32, g: u32, fsm: u32) -> Flow {
         if h == 0 && self.is_goal() {
             return Flow::Found;
         }
         if H::LAZY {
-            self.expand_lazy(blank, state, h, g, prev)
+            self.expand_lazy(blank, state, h, g, fsm)
         } else {
-            self.expand(blank, state, g, prev)
+            self.expand(blank, state, g, fsm)
         }
     }
 
     /// Children one at a time: for heuristics whose update is a few arithmetic operations.
     #[inline(always)]
-    fn expand(&mut self, blank: usize, state: &H::State, g: u32, prev: usize) -> Flow {
+    fn expand(&mut self, blank: usize, state: &H::State, g: u32, fsm: u32) -> Flow {
         self.expanded += 1;
         let hs = self.shared.h;
         let n = self.shared.n;
         let next = *self.shared.table.of(blank);
-        for (d, &to) in next.iter().enumerate() {
-            if to == NONE || d == prev ^ 3 {
+        let steps = self.shared.fsm.row(fsm);
+        for (d, (&to, &kid_fsm)) in next.iter().zip(&steps).enumerate() {
+            if to == NONE || kid_fsm == PRUNE {
                 continue;
             }
             let to = to as usize;
@@ -367,7 +383,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             let f = g + 1 + ch;
             if f <= self.bound {
                 self.path.push(Dir::ALL[d]);
-                match self.dfs(to, &child, ch, g + 1, d) {
+                match self.dfs(to, &child, ch, g + 1, kid_fsm) {
                     Flow::Found => return Flow::Found,
                     Flow::Stop => return Flow::Stop,
                     Flow::Done => {}
@@ -384,8 +400,8 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
 
     /// Steps every child and prefetches its entries, then reads them all, applies BPMX and
     /// searches the children cheapest first.
-    fn expand_lazy(&mut self, blank: usize, state: &H::State, h: u32, g: u32, prev: usize) -> Flow {
-        let Some((kids, count, hp)) = self.kids(blank, state, h, g, prev) else {
+    fn expand_lazy(&mut self, blank: usize, state: &H::State, h: u32, g: u32, fsm: u32) -> Flow {
+        let Some((kids, count, hp)) = self.kids(blank, state, h, g, fsm) else {
             return if self.stop.is_some() || self.raced() { Flow::Stop } else { Flow::Done };
         };
         for kid in &kids[..count] {
@@ -400,7 +416,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             self.cells[blank] = tile;
             self.cells[to] = 0;
             self.path.push(Dir::ALL[d]);
-            match self.dfs(to, &kid.state, hc, g + 1, d) {
+            match self.dfs(to, &kid.state, hc, g + 1, kid.fsm) {
                 Flow::Found => return Flow::Found,
                 Flow::Stop => return Flow::Stop,
                 Flow::Done => {}
@@ -425,16 +441,17 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         state: &H::State,
         h: u32,
         g: u32,
-        prev: usize,
+        fsm: u32,
     ) -> Option<Kids<H::State>> {
         self.expanded += 1;
         let hs = self.shared.h;
         let n = self.shared.n;
         let next = *self.shared.table.of(blank);
-        let mut kids = [Kid { dir: 0, to: 0, h: 0, state: *state }; 4];
+        let mut kids = [Kid { dir: 0, to: 0, h: 0, fsm: 0, state: *state }; 4];
         let mut count = 0;
-        for (d, &to) in next.iter().enumerate() {
-            if to == NONE || d == prev ^ 3 {
+        let steps = self.shared.fsm.row(fsm);
+        for (d, (&to, &kid_fsm)) in next.iter().zip(&steps).enumerate() {
+            if to == NONE || kid_fsm == PRUNE {
                 continue;
             }
             let to = to as usize;
@@ -445,7 +462,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             self.cells[to] = tile;
             self.cells[blank] = 0;
             hs.prefetch(&child);
-            kids[count] = Kid { dir: d as u8, to: to as u8, h: 0, state: child };
+            kids[count] = Kid { dir: d as u8, to: to as u8, h: 0, fsm: kid_fsm, state: child };
             count += 1;
         }
         if self.count(count as u64) {
@@ -483,9 +500,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         let (blank, g) = (node.blank as usize, node.g);
         let hs = self.shared.h;
         if H::LAZY {
-            let Some((kids, count, hp)) =
-                self.kids(blank, &node.state, node.h, g, node.prev as usize)
-            else {
+            let Some((kids, count, hp)) = self.kids(blank, &node.state, node.h, g, node.fsm) else {
                 return;
             };
             for kid in &kids[..count] {
@@ -494,13 +509,15 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
                     self.note(g + 1 + hc);
                     continue;
                 }
-                out.push(self.child_node(node, kid.dir as usize, kid.to as usize, hc, kid.state));
+                let (d, to) = (kid.dir as usize, kid.to as usize);
+                out.push(self.child_node(node, d, to, kid.fsm, hc, kid.state));
             }
         } else {
             self.expanded += 1;
             let next = *self.shared.table.of(blank);
-            for (d, &to) in next.iter().enumerate() {
-                if to == NONE || d == node.prev as usize ^ 3 {
+            let steps = self.shared.fsm.row(node.fsm);
+            for (d, (&to, &kid_fsm)) in next.iter().zip(&steps).enumerate() {
+                if to == NONE || kid_fsm == PRUNE {
                     continue;
                 }
                 let to = to as usize;
@@ -516,7 +533,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
                     self.note(g + 1 + ch);
                     continue;
                 }
-                out.push(self.child_node(node, d, to, ch, child));
+                out.push(self.child_node(node, d, to, kid_fsm, ch, child));
             }
         }
     }
@@ -526,6 +543,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         node: &Node<H::State>,
         d: usize,
         to: usize,
+        fsm: u32,
         h: u32,
         state: H::State,
     ) -> Node<H::State> {
@@ -535,7 +553,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         cells[to] = 0;
         let mut moves = node.moves.clone();
         moves.push(Dir::ALL[d]);
-        Node { cells, blank: to as u8, g: node.g + 1, h, prev: d as u8, state, moves }
+        Node { cells, blank: to as u8, g: node.g + 1, h, fsm, state, moves }
     }
 }
 
@@ -548,5 +566,6 @@ struct Kid<S> {
     dir: u8,
     to: u8,
     h: u32,
+    fsm: u32,
     state: S,
 }

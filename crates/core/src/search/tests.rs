@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::moves::Fsm;
 use crate::{Exact, Heuristic, LinearConflict, Manhattan, Misplaced, Size};
 
 /// Checks that `s` replays from `start` to `goal` with the tiles it reports.
@@ -479,4 +480,23 @@ fn parallel_ida_gives_the_serial_moves() {
             assert_eq!(par.moves, serial.moves, "instance {id}, {threads} threads");
         }
     }
+}
+
+#[test]
+fn duplicate_path_pruning_generates_fewer_nodes() {
+    let goal = Board::blank_first(Size::S4X4);
+    let lc = LinearConflict::new(&goal);
+    let mut instances = korf100();
+    instances.sort_by_key(|&(id, len, _)| (len, id));
+    let (mut pruned, mut plain) = (0, 0);
+    for (id, len, start) in instances.into_iter().take(6) {
+        let p = Problem::new(start, goal.clone()).unwrap();
+        let with = ida(&p, &lc, &Limits::default()).unwrap();
+        let without = ida::ida_with(&p, &lc, &Limits::default(), Fsm::no_undo()).unwrap();
+        assert_eq!((with.len(), without.len()), (len, len), "instance {id}");
+        assert_eq!(with.stats.thresholds, without.stats.thresholds, "instance {id}");
+        pruned += with.stats.generated;
+        plain += without.stats.generated;
+    }
+    assert!(pruned * 10 < plain * 9, "{pruned} nodes with pruning, {plain} without");
 }
