@@ -5,6 +5,8 @@
 //! the chores run with the toolchain that runs `cargo xtask`.
 #![forbid(unsafe_code)]
 
+mod dist;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
@@ -34,6 +36,7 @@ fn run() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("gen-pdb") => gen_pdb(&args[1..]),
+        Some("dist") => dist::run(&project_root(), &args[1..]),
         Some("help" | "--help" | "-h") | None => {
             eprintln!("{USAGE}");
             Ok(())

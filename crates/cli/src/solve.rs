@@ -2,6 +2,8 @@
 //! The search itself ([`attempt`]) is shared with the batch mode.
 
 use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use fifteen_core::{
@@ -33,6 +35,8 @@ pub(crate) struct Settings {
     pub(crate) algorithm: Algorithm,
     /// Per-position limits.
     pub(crate) limits: LimitOpts,
+    /// Set on Ctrl-C (batch mode): running searches stop.
+    pub(crate) cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Settings {
@@ -40,16 +44,17 @@ impl Settings {
         Settings {
             algorithm: args.search.algorithm.algorithm(args.search.weight),
             limits: args.search.limits,
+            cancel: None,
         }
     }
 }
 
 /// The library's limits for a search starting now.
-pub(crate) fn limits(opts: &LimitOpts) -> Limits {
+pub(crate) fn limits(opts: &LimitOpts, cancel: Option<&Arc<AtomicBool>>) -> Limits {
     Limits {
         max_nodes: opts.max_nodes,
         deadline: opts.timeout.map(|t| Instant::now() + t),
-        cancel: None,
+        cancel: cancel.cloned(),
         max_stored: opts.max_stored,
     }
 }
@@ -65,7 +70,11 @@ pub(crate) fn attempt(
         Ok(p) => p,
         Err(why) => return Outcome::Unsolvable(why),
     };
-    match heuristic.solve(&problem, settings.algorithm, &limits(&settings.limits)) {
+    match heuristic.solve(
+        &problem,
+        settings.algorithm,
+        &limits(&settings.limits, settings.cancel.as_ref()),
+    ) {
         Ok(solution) => Outcome::Solved(solution),
         Err(e) => Outcome::Failed(e),
     }
