@@ -297,9 +297,10 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
     );
     if let Err(e) = build_set(&SetSpec::from(p), &dir, None, Progress::Auto) {
         return Ok(Found::BuildFailed(format!(
-            "cannot build the {} databases in {}: {e}",
+            "cannot build the {} databases in {}: {}",
             p.name,
-            dir.display()
+            dir.display(),
+            chain(&e)
         )));
     }
     match find_set(std::slice::from_ref(&dir), goal, mode) {
@@ -435,7 +436,7 @@ fn build(name: &str, opts: &PdbOpts) -> anyhow::Result<u8> {
     let dir = dir.ok_or_else(|| DbError("no folder to build in: pass --pdb-dir".into()))?;
     let _lock = DirLock::acquire(&dir).map_err(|e| DbError(format!("{e:#}")))?;
     let written = build_set(&SetSpec::from(p), &dir, None, Progress::Auto)
-        .map_err(|e| DbError(e.to_string()))?;
+        .map_err(|e| DbError(chain(&e)))?;
     for w in written {
         println!("wrote {} ({} bytes) in {:.1?}", w.path.display(), w.bytes, w.elapsed);
     }
