@@ -92,7 +92,8 @@ Where databases are looked for: --pdb-dir if given (there only); else FIFTEEN_PD
 (there only); else the source checkout's data/ folder and the user's data directory, the
 strongest set found winning (4x4: 7-8, else 6-6-3). When none serves a 4x4 or 3x3 goal, the
 quick set (4x4-6-6-3, 3x3-8) is built on first use into the first of those folders.
-`cargo xtask gen-pdb` builds the default 4x4 sets (7-8 and 6-6-3) into data/.
+`cargo xtask gen-pdb` builds the default 4x4 sets (7-8 and 6-6-3) into data/;
+`fifteen pdb install --from DIR` installs the prebuilt ones of a release (see its SHA256SUMS).
 
 Exit codes: 0 success, 2 usage error, 6 a database is missing, damaged or wrong.";
 

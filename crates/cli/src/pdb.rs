@@ -435,10 +435,13 @@ fn build(name: &str, opts: &PdbOpts) -> anyhow::Result<u8> {
     let (_, dir) = search_dirs(opts);
     let dir = dir.ok_or_else(|| DbError("no folder to build in: pass --pdb-dir".into()))?;
     let _lock = DirLock::acquire(&dir).map_err(|e| DbError(format!("{e:#}")))?;
-    let written = build_set(&SetSpec::from(p), &dir, None, Progress::Auto)
-        .map_err(|e| DbError(chain(&e)))?;
+    let written =
+        build_set(&SetSpec::from(p), &dir, None, Progress::Auto).map_err(|e| DbError(chain(&e)))?;
     for w in written {
         println!("wrote {} ({} bytes) in {:.1?}", w.path.display(), w.bytes, w.elapsed);
     }
     Ok(exit::OK)
 }
+
+#[cfg(test)]
+mod tests;
