@@ -86,7 +86,6 @@ fn parse(root: &Path, args: &[String]) -> anyhow::Result<Options> {
                     })?;
             }
             "--no-binary" => o.binary = false,
-            "--help" | "-h" => bail!("usage: cargo xtask dist ...\n\n{USAGE}"),
             other => bail!("dist: unknown argument {other:?}\n\n{USAGE}"),
         }
     }
@@ -95,6 +94,10 @@ fn parse(root: &Path, args: &[String]) -> anyhow::Result<Options> {
 
 /// Runs `cargo xtask dist ARGS`.
 pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        eprintln!("usage: cargo xtask dist ...\n\n{USAGE}");
+        return Ok(());
+    }
     let o = parse(root, args)?;
     std::fs::create_dir_all(&o.out)
         .with_context(|| format!("cannot create {}", o.out.display()))?;
