@@ -3,8 +3,11 @@
 mod batch;
 mod check;
 mod compare;
+mod faults;
+mod limits;
 mod pdb;
 mod random;
+mod release;
 mod solve;
 mod support;
 mod verify;

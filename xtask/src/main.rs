@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod dist;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -40,6 +41,7 @@ fn run() -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("gen-pdb") => gen_pdb(&args[1..]),
         Some("bench") => bench::run(&project_root(), &args[1..]),
+        Some("dist") => dist::run(&project_root(), &args[1..]),
         Some("help" | "--help" | "-h") | None => {
             eprintln!("{USAGE}");
             Ok(())

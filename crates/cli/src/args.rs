@@ -17,7 +17,8 @@ Exit codes:
   3  bad input (a board, goal, size or move list that does not parse; an unreadable file)
   4  unsolvable (the position cannot reach the goal)
   5  a limit was reached (--max-nodes, --timeout or --max-stored)
-  6  pattern-database error (none found for --heuristic pdb, a damaged or wrong file)";
+  6  pattern-database error (none found for --heuristic pdb, a damaged or wrong file)
+  130 interrupted (Ctrl-C); a batch prints what it solved so far";
 
 /// Printed under `fifteen solve --help`: notation, output formats and JSON fields.
 const SOLVE_HELP: &str = "\
@@ -73,6 +74,16 @@ pub(crate) enum Command {
     /// Pattern databases: list what is found where, show or verify a file, build a set
     #[command(after_help = PDB_HELP)]
     Pdb(PdbArgs),
+    /// Print the shell completion script for SHELL (used by `cargo xtask dist`)
+    #[command(hide = true)]
+    Completions {
+        /// The shell
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page in roff (used by `cargo xtask dist`)
+    #[command(hide = true)]
+    Man,
 }
 
 /// Printed under `fifteen pdb --help`: where databases are looked for.
@@ -81,7 +92,8 @@ Where databases are looked for: --pdb-dir if given (there only); else FIFTEEN_PD
 (there only); else the source checkout's data/ folder and the user's data directory, the
 strongest set found winning (4x4: 7-8, else 6-6-3). When none serves a 4x4 or 3x3 goal, the
 quick set (4x4-6-6-3, 3x3-8) is built on first use into the first of those folders.
-`cargo xtask gen-pdb` builds the default 4x4 sets (7-8 and 6-6-3) into data/.
+`cargo xtask gen-pdb` builds the default 4x4 sets (7-8 and 6-6-3) into data/;
+`fifteen pdb install --from DIR` installs the prebuilt ones of a release (see its SHA256SUMS).
 
 Exit codes: 0 success, 2 usage error, 6 a database is missing, damaged or wrong.";
 
@@ -116,6 +128,36 @@ pub(crate) enum PdbCommand {
         #[command(flatten)]
         opts: PdbOpts,
     },
+    /// Install released database files (fifteen-pdb-v*.pdb.zst) after checking their SHA-256
+    /// against the SHA256SUMS next to them (or --sha256) and verifying every entry
+    #[command(after_help = INSTALL_HELP)]
+    Install(InstallArgs),
+}
+
+/// Printed under `fifteen pdb install --help`.
+const INSTALL_HELP: &str = "\
+Each artifact is checked against the SHA256SUMS file in its folder (or --sha256), decompressed
+into the database folder through a temporary file and a rename, and its header, checksum and
+histogram verified before it takes its place. Installing the same file twice is harmless.
+
+Exit codes: 0 success, 2 usage error, 6 an artifact is missing from the manifest, does not
+match it, or does not verify (the message names the file and the mismatch).";
+
+/// `fifteen pdb install`.
+#[derive(Debug, Args)]
+pub(crate) struct InstallArgs {
+    /// Artifacts to install (fifteen-pdb-v1-4x4-6-6-3.p1.pdb.zst, ...)
+    #[arg(value_name = "ARTIFACT", required_unless_present = "from")]
+    pub(crate) artifacts: Vec<PathBuf>,
+    /// Install every database artifact listed in DIR/SHA256SUMS
+    #[arg(long, value_name = "DIR")]
+    pub(crate) from: Option<PathBuf>,
+    /// The expected SHA-256 (hex) of the one artifact given, instead of a manifest
+    #[arg(long, value_name = "HEX", conflicts_with = "from")]
+    pub(crate) sha256: Option<String>,
+    /// Install into DIR instead of the folder databases are built in
+    #[arg(long, value_name = "DIR")]
+    pub(crate) pdb_dir: Option<PathBuf>,
 }
 
 /// How database files are held in memory.

@@ -1,26 +1,36 @@
 //! `fifteen solve --input FILE`: many positions, solved in parallel, answered in input order.
 //!
-//! Workers (a rayon pool of `--threads`) take the next unsolved line from a shared counter, so
-//! answers finish roughly in order; the main thread prints each answer as soon as every earlier
-//! one is printed, holding back only those that finish early.
+//! The input is streamed: a reader thread reads one line at a time (at most [`MAX_LINE`]
+//! bytes; a longer line is skipped without being buffered and fails alone), parses it, and hands
+//! it to the workers (a rayon pool of `--threads`). The main thread prints each answer as soon
+//! as every earlier one is printed. At most [`window`] positions are between the reader and the
+//! printer at any time (queued, being solved, or finished and waiting for an earlier one), so a
+//! batch of millions of lines runs in bounded memory.
+//!
+//! Ctrl-C stops the reader and every running search (`Limits::cancel`); the answers finished
+//! until then are printed in order, then the summary, and the exit code is 130.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Read, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::time::Instant;
+use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use fifteen_core::{AnyHeuristic, Board, Size};
+use fifteen_core::{AnyHeuristic, Board, LimitKind, SearchError, Size};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::args::SolveArgs;
+use crate::args::{PdbOpts, SolveArgs};
 use crate::exit;
 use crate::heuristics::choose;
 use crate::input;
 use crate::output::Record;
 use crate::solve::{Outcome, Settings, attempt};
+
+/// The longest line read, in bytes (a 8x8 board with an id is under 200).
+pub(crate) const MAX_LINE: usize = 64 * 1024;
 
 /// One position of the input.
 #[derive(Debug)]
@@ -35,20 +45,46 @@ struct Item {
     board: Result<Board, String>,
 }
 
-/// The goal and heuristic for each board size met, or why the goal does not fit that size.
-type Setups = HashMap<Size, Result<(Board, AnyHeuristic), String>>;
+/// The goal and heuristic for one board size, or why the goal does not fit that size.
+type Setup = Result<(Board, AnyHeuristic), String>;
+
+/// A position on its way to the workers, with the setup of its size (if it is a board).
+type Job = (usize, Item, Option<Arc<Setup>>);
+
+/// How many positions may be between the reader and the printer.
+fn window(workers: usize) -> usize {
+    (workers * 8).max(64)
+}
+
+/// The Ctrl-C flag, set by the handler installed on first use. A second Ctrl-C exits at once.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let set = flag.clone();
+        let installed = ctrlc::set_handler(move || {
+            if set.swap(true, Ordering::SeqCst) {
+                std::process::exit(exit::INTERRUPTED.into());
+            }
+        });
+        if let Err(e) = installed {
+            eprintln!("warning: Ctrl-C will not print a summary: {e}");
+        }
+        flag
+    })
+    .clone()
+}
 
 /// Runs the batch mode.
 pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     let Some(path) = &args.input else {
         anyhow::bail!(exit::Usage("no --input file".into()));
     };
-    let text = read_input(path)?;
     let size = input::size(args.board_opts.size.as_deref())?;
-    let items: Vec<Item> =
-        text.lines().enumerate().filter_map(|(i, l)| parse_line(i + 1, l, size)).collect();
-    let setups = setups(&items, args)?;
-    let settings = Settings::from_args(args);
+    let reader_input = open_input(path)?;
+    let cancel = interrupt_flag();
+    let mut settings = Settings::from_args(args);
+    settings.cancel = Some(cancel.clone());
 
     let mut out: Box<dyn Write> = match &args.output {
         Some(p) => Box::new(BufWriter::new(
@@ -57,9 +93,9 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         None => Box::new(std::io::stdout().lock()),
     };
     let progress = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(items.len() as u64);
+        let bar = ProgressBar::no_length();
         if let Ok(style) =
-            ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})")
+            ProgressStyle::with_template("{spinner} {pos} positions, {elapsed} ({per_sec})")
         {
             bar.set_style(style);
         }
@@ -72,61 +108,273 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         .num_threads(threads)
         .build()
         .context("cannot start the worker threads")?;
-    let workers = pool.current_num_threads().min(items.len()).max(1);
+    let workers = pool.current_num_threads().max(1);
+    let window = window(workers);
+
+    // Tokens bound the positions in flight: the reader takes one per position, the printer
+    // gives it back once the answer is printed.
+    let (token_tx, token_rx) = mpsc::sync_channel::<()>(window);
+    for _ in 0..window {
+        let _ = token_tx.send(());
+    }
+    let (job_tx, job_rx) = mpsc::sync_channel::<Job>(window);
+    let reader = Reader {
+        size,
+        goal: args.board_opts.goal.clone(),
+        heuristic: args.search.heuristic.map(|h| h.kind()),
+        pdb: args.search.pdb.clone(),
+        cancel: cancel.clone(),
+    };
+    // The reader is not joined: on Ctrl-C it may be blocked reading stdin. It leaves its result
+    // in `read_result` before closing the job channel, so the result is there once the workers
+    // have drained it.
+    let read_result: Arc<Mutex<anyhow::Result<()>>> = Arc::new(Mutex::new(Ok(())));
+    let slot = read_result.clone();
+    std::thread::Builder::new()
+        .name("batch-reader".into())
+        .spawn(move || {
+            let result = reader.run(reader_input, &token_rx, &job_tx);
+            if let Ok(mut s) = slot.lock() {
+                *s = result;
+            }
+            drop(job_tx);
+        })
+        .context("cannot start the reader thread")?;
 
     let t0 = Instant::now();
     let mut summary = Summary::default();
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, Record)>();
+    let job_rx = Mutex::new(job_rx);
+    let (tx, rx) = mpsc::channel::<(usize, Option<Record>)>();
+    let mut interrupted = false;
     let printed: anyhow::Result<()> = std::thread::scope(|s| {
-        let (items, setups, settings, next) = (&items, &setups, &settings, &next);
-        let pool = &pool;
+        let (settings, job_rx, cancel, pool) = (&settings, &job_rx, &cancel, &pool);
         s.spawn(move || {
             pool.scope(|ps| {
                 for _ in 0..workers {
                     let tx = tx.clone();
-                    ps.spawn(move |_| {
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(item) = items.get(i) else { break };
-                            let record = solve_item(item, setups, settings, args);
-                            if tx.send((i, record)).is_err() {
-                                break;
-                            }
-                        }
-                    });
+                    ps.spawn(move |_| work(job_rx, &tx, settings, args, cancel));
                 }
             });
         });
         let mut pending = BTreeMap::new();
         let mut want = 0;
+        let mut result = Ok(());
         for (i, record) in rx {
             pending.insert(i, record);
-            while let Some(record) = pending.remove(&want) {
-                let line = if args.json { record.to_json()? } else { record.text_line() };
-                progress.suspend(|| writeln!(out, "{line}"))?;
+            while result.is_ok() && !interrupted {
+                let Some(record) = pending.remove(&want) else { break };
+                // A position stopped by Ctrl-C ends the output: later answers are dropped.
+                let Some(record) = record else {
+                    interrupted = true;
+                    break;
+                };
+                let line = match if args.json { record.to_json() } else { Ok(record.text_line()) } {
+                    Ok(line) => line,
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                };
+                if let Err(e) = progress.suspend(|| writeln!(out, "{line}")) {
+                    result = Err(e.into());
+                    break;
+                }
                 progress.inc(1);
                 summary.add(&record);
                 want += 1;
+                let _ = token_tx.send(());
+            }
+            if result.is_err() {
+                // Output failed (a closed pipe...): stop everything.
+                cancel.store(true, Ordering::SeqCst);
+                break;
             }
         }
-        Ok(())
+        result
     });
+    drop(token_tx);
     progress.finish_and_clear();
     printed?;
     out.flush()?;
-    eprintln!("{}", summary.text(t0.elapsed().as_secs_f64()));
+    let interrupted = interrupted || cancel.load(Ordering::SeqCst);
+    let wall = t0.elapsed().as_secs_f64();
+    if interrupted {
+        eprintln!("interrupted; solved so far:\n{}", summary.text(wall));
+        return Ok(exit::INTERRUPTED);
+    }
+    let read = std::mem::replace(
+        &mut *read_result.lock().map_err(|_| anyhow::anyhow!("the reader failed"))?,
+        Ok(()),
+    );
+    eprintln!("{}", summary.text(wall));
+    read?;
     Ok(if summary.failed.is_empty() { exit::OK } else { exit::FAILED })
 }
 
-/// The whole input: a file, or stdin for `-`.
-fn read_input(path: &std::path::Path) -> anyhow::Result<String> {
+/// One worker: takes positions until the channel closes or Ctrl-C, and sends each answer (`None`
+/// for a position stopped by Ctrl-C).
+fn work(
+    jobs: &Mutex<mpsc::Receiver<Job>>,
+    tx: &mpsc::Sender<(usize, Option<Record>)>,
+    settings: &Settings,
+    args: &SolveArgs,
+    cancel: &AtomicBool,
+) {
+    loop {
+        let next = match jobs.lock() {
+            Ok(rx) => rx.recv_timeout(Duration::from_millis(50)),
+            Err(_) => return,
+        };
+        let (i, item, setup) = match next {
+            Ok(job) => job,
+            Err(mpsc::RecvTimeoutError::Timeout) if !cancel.load(Ordering::Relaxed) => continue,
+            Err(_) => return,
+        };
+        let record = if cancel.load(Ordering::Relaxed) {
+            None
+        } else {
+            solve_item(&item, setup.as_deref(), settings, args)
+        };
+        if tx.send((i, record)).is_err() {
+            return;
+        }
+    }
+}
+
+/// The input: a file, or stdin for `-`.
+fn open_input(path: &Path) -> anyhow::Result<Box<dyn BufRead + Send>> {
     if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).context("cannot read stdin")?;
-        Ok(text)
-    } else {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+        return Ok(Box::new(BufReader::new(std::io::stdin())));
+    }
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let meta = file.metadata().with_context(|| format!("cannot read {}", path.display()))?;
+    if meta.is_dir() {
+        return Err(
+            exit::BadInput(format!("cannot read {}: it is a folder", path.display())).into()
+        );
+    }
+    Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+}
+
+/// What the reader thread needs: how to parse lines and build each size's heuristic.
+struct Reader {
+    size: Option<Size>,
+    goal: String,
+    heuristic: Option<fifteen_core::HeuristicKind>,
+    pdb: PdbOpts,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Reader {
+    /// Reads, parses and sends every position, taking a token for each. Builds the goal and
+    /// heuristic of each board size on its first line: a goal that does not fit a size fails
+    /// only the lines of that size; a heuristic that cannot be built ends the run.
+    fn run(
+        &self,
+        input: Box<dyn BufRead + Send>,
+        tokens: &mpsc::Receiver<()>,
+        jobs: &mpsc::SyncSender<Job>,
+    ) -> anyhow::Result<()> {
+        let mut lines = Lines::new(input, MAX_LINE);
+        let mut setups: HashMap<Size, Arc<Setup>> = HashMap::new();
+        let mut index = 0;
+        while !self.cancel.load(Ordering::Relaxed) {
+            let Some((line, text)) = lines.next_line().context("cannot read the input")? else {
+                break;
+            };
+            let item = match text {
+                Ok(text) => match parse_line(line, &text, self.size) {
+                    Some(item) => item,
+                    None => continue,
+                },
+                Err(why) => Item { line, id: None, expected: None, board: Err(why) },
+            };
+            let setup = match &item.board {
+                Ok(board) => Some(match setups.get(&board.size()) {
+                    Some(setup) => setup.clone(),
+                    None => {
+                        let setup = Arc::new(self.setup(board.size())?);
+                        setups.insert(board.size(), setup.clone());
+                        setup
+                    }
+                }),
+                Err(_) => None,
+            };
+            if tokens.recv().is_err() || jobs.send((index, item, setup)).is_err() {
+                break;
+            }
+            index += 1;
+        }
+        Ok(())
+    }
+
+    fn setup(&self, size: Size) -> anyhow::Result<Setup> {
+        Ok(match input::goal(&self.goal, size) {
+            Ok(goal) => {
+                let h = choose(self.heuristic, &goal, &self.pdb)?;
+                Ok((goal, h))
+            }
+            Err(e) => Err(format!("{e:#}")),
+        })
+    }
+}
+
+/// Lines of at most `max` bytes from a reader, numbered from 1. A longer line is skipped
+/// (read in chunks, never held whole) and reported as an error, as is a line that is not UTF-8.
+struct Lines<R> {
+    input: R,
+    max: usize,
+    line: usize,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(input: R, max: usize) -> Lines<R> {
+        Lines { input, max, line: 0, buf: Vec::new() }
+    }
+
+    /// The next line's number and text (or why it is unusable); `None` at the end.
+    fn next_line(&mut self) -> std::io::Result<Option<(usize, Result<String, String>)>> {
+        self.buf.clear();
+        let (mut len, mut any) = (0usize, false);
+        loop {
+            let chunk = match self.input.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                if !any {
+                    return Ok(None);
+                }
+                break;
+            }
+            any = true;
+            let (take, end) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(p) => (p + 1, true),
+                None => (chunk.len(), false),
+            };
+            let content = if end { take - 1 } else { take };
+            len = len.saturating_add(content);
+            if len <= self.max {
+                self.buf.extend_from_slice(&chunk[..content]);
+            }
+            self.input.consume(take);
+            if end {
+                break;
+            }
+        }
+        self.line += 1;
+        let text = if len > self.max {
+            Err(format!(
+                "line {} is {len} bytes long, over the limit of {} bytes; it was skipped",
+                self.line, self.max
+            ))
+        } else {
+            String::from_utf8(std::mem::take(&mut self.buf))
+                .map_err(|_| format!("line {} is not UTF-8 text", self.line))
+        };
+        Ok(Some((self.line, text)))
     }
 }
 
@@ -166,70 +414,57 @@ fn parse_line(line: usize, text: &str, size: Option<Size>) -> Option<Item> {
     Some(Item { line, id, expected, board })
 }
 
-/// Builds the goal and heuristic for every size in the input. A goal that does not fit a size
-/// fails only the lines of that size; a heuristic that cannot be built fails the whole run.
-fn setups(items: &[Item], args: &SolveArgs) -> anyhow::Result<Setups> {
-    let mut setups = Setups::new();
-    for item in items {
-        let Ok(board) = &item.board else { continue };
-        let size = board.size();
-        if setups.contains_key(&size) {
-            continue;
+/// Solves one line; `None` if Ctrl-C stopped the search.
+fn solve_item(
+    item: &Item,
+    setup: Option<&Setup>,
+    settings: &Settings,
+    args: &SolveArgs,
+) -> Option<Record> {
+    let mut record = match (&item.board, setup) {
+        (Ok(board), Some(Ok((goal, h)))) => {
+            let outcome = attempt(board, goal, h, settings);
+            if let Outcome::Failed(SearchError::LimitReached {
+                kind: LimitKind::Cancelled, ..
+            }) = outcome
+            {
+                return None;
+            }
+            let mut r = Record::new(board, goal, &outcome, settings, args);
+            r.heuristic = h.name().to_string();
+            if let (Outcome::Solved(s), Some(e)) = (&outcome, item.expected)
+                && s.optimal
+                && s.len() != e as usize
+            {
+                r.status = "mismatch";
+                r.error = Some(format!("length {} differs from the expected {e}", s.len()));
+            }
+            r
         }
-        let setup = match input::goal(&args.board_opts.goal, size) {
-            Ok(goal) => {
-                let kind = args.search.heuristic.map(|h| h.kind());
-                let h = choose(kind, &goal, &args.search.pdb)?;
-                Ok((goal, h))
-            }
-            Err(e) => Err(format!("{e:#}")),
-        };
-        setups.insert(size, setup);
-    }
-    Ok(setups)
-}
-
-/// Solves one line.
-fn solve_item(item: &Item, setups: &Setups, settings: &Settings, args: &SolveArgs) -> Record {
-    let mut record =
-        match (&item.board, item.board.as_ref().ok().and_then(|b| setups.get(&b.size()))) {
-            (Ok(board), Some(Ok((goal, h)))) => {
-                let outcome = attempt(board, goal, h, settings);
-                let mut r = Record::new(board, goal, &outcome, settings, args);
-                r.heuristic = h.name().to_string();
-                if let (Outcome::Solved(s), Some(e)) = (&outcome, item.expected)
-                    && s.optimal
-                    && s.len() != e as usize
-                {
-                    r.status = "mismatch";
-                    r.error = Some(format!("length {} differs from the expected {e}", s.len()));
-                }
-                r
-            }
-            (Ok(board), Some(Err(goal_error))) => {
-                let mut r = Record::empty(settings, args);
-                r.board = Some(board.to_line());
-                r.size = Some(board.size().to_string());
-                r.error = Some(goal_error.clone());
-                r
-            }
-            (Ok(board), None) => {
-                let mut r = Record::empty(settings, args);
-                r.board = Some(board.to_line());
-                r.error =
-                    Some(format!("internal error: no goal was built for {} boards", board.size()));
-                r
-            }
-            (Err(e), _) => {
-                let mut r = Record::empty(settings, args);
-                r.error = Some(e.clone());
-                r
-            }
-        };
+        (Ok(board), Some(Err(goal_error))) => {
+            let mut r = Record::empty(settings, args);
+            r.board = Some(board.to_line());
+            r.size = Some(board.size().to_string());
+            r.error = Some(goal_error.clone());
+            r
+        }
+        (Ok(board), None) => {
+            let mut r = Record::empty(settings, args);
+            r.board = Some(board.to_line());
+            r.error =
+                Some(format!("internal error: no goal was built for {} boards", board.size()));
+            r
+        }
+        (Err(e), _) => {
+            let mut r = Record::empty(settings, args);
+            r.error = Some(e.clone());
+            r
+        }
+    };
     record.line = Some(item.line);
     record.id = item.id.clone();
     record.expected = item.expected;
-    record
+    Some(record)
 }
 
 /// Totals for the summary line.

@@ -24,6 +24,8 @@ pub(crate) const UNSOLVABLE: u8 = 4;
 pub(crate) const LIMIT: u8 = 5;
 /// A pattern database is missing, damaged or for another board or goal.
 pub(crate) const DATABASE: u8 = 6;
+/// Interrupted by Ctrl-C (128 + SIGINT, as shells report it).
+pub(crate) const INTERRUPTED: u8 = 130;
 
 /// An option that cannot apply (for example `--heuristic pdb` before databases exist).
 #[derive(Debug)]

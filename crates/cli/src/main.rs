@@ -6,9 +6,11 @@ mod args;
 mod batch;
 mod check;
 mod compare;
+mod docs;
 mod exit;
 mod heuristics;
 mod input;
+mod install;
 mod output;
 mod pdb;
 mod random;
@@ -41,6 +43,8 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Verify(a) => verify::run(&a)?,
         args::Command::Compare(a) => compare::run(&a)?,
         args::Command::Pdb(a) => pdb::run(&a)?,
+        args::Command::Completions { shell } => docs::completions(shell)?,
+        args::Command::Man => docs::man()?,
     };
     Ok(ExitCode::from(code))
 }

@@ -1,22 +1,37 @@
 //! Pattern databases on the command line: where they are looked for, the first-use build, and
-//! the `fifteen pdb` subcommands (`list`, `info`, `verify`, `build`).
+//! the `fifteen pdb` subcommands (`list`, `info`, `verify`, `build`; `install` is in `install`).
+//!
+//! A damaged database is never used. Small sets (6-6-3, 3x3) are fully verified every time they
+//! are loaded. A large set (the 576 MB 7-8) is verified once, and a *stamp* is written next to
+//! each of its files (`4x4-7-8.p1.pdb.verified`: the file's size and modification time, and the
+//! header's checksum); a later load trusts a file whose stamp still matches and verifies again
+//! (rewriting the stamp) when it does not. Files are only ever replaced by a rename, which gives a
+//! new modification time, so a rebuilt or reinstalled file is always re-verified. The stamp does
+//! not guard against a file modified in place while keeping its size and time: `fifteen pdb
+//! verify` always does the full check.
+//!
+//! Builds and installs into a folder take an exclusive lock on `.fifteen.lock` in it (std's
+//! `File::lock`, an advisory lock the system drops when the process dies, even by SIGKILL), so
+//! two processes building the same set take turns: the second waits, then finds the set built.
 //!
 //! Where databases are looked for: if `--pdb-dir` is given, there only; else if
 //! `FIFTEEN_PDB_DIR` is set, there only; else the workspace's `data/` (when running from a source
 //! checkout) and the user's data directory, the strongest set found winning. A missing set is
 //! built in the first of those places (`data/` if it exists, else the user's data directory).
 
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::UNIX_EPOCH;
 
 use anyhow::Context;
-use fifteen_core::pdb::{LoadMode, Pdb, PdbSet, PdbTable, scan_dir, serves_goal};
+use fifteen_core::pdb::{LoadMode, PdbSet, PdbTable, scan_dir, serves_goal};
 use fifteen_core::{AnyHeuristic, Board, Size};
 use pdb_gen::{Progress, SetSpec, build_set, preset};
 
 use crate::args::{PdbArgs, PdbCommand, PdbOpts};
-use crate::exit;
+use crate::{exit, install};
 
 /// Sets that verify in milliseconds are checked in full every time they are loaded; larger ones
 /// get the header checks at load and a full check with `fifteen pdb verify`.
@@ -88,15 +103,15 @@ fn find_set(dirs: &[PathBuf], goal: &Board, mode: LoadMode) -> Option<(PdbSet, P
     for dir in dirs {
         let scan = scan_dir(dir, mode);
         for (path, err) in &scan.errors {
-            eprintln!("warning: ignoring {}: {err}", path.display());
+            eprintln!("warning: ignoring {}: {}", path.display(), chain(err));
         }
         for set in scan.sets.into_iter().filter(|s| s.serves(goal)) {
-            if set.entries() <= VERIFY_ON_LOAD_MAX_ENTRIES
-                && let Some((path, bad)) =
-                    set.tables.iter().find_map(|t| t.verify().err().map(|e| (t.path(), e)))
+            let stamped = set.entries() > VERIFY_ON_LOAD_MAX_ENTRIES;
+            if let Some((path, bad)) =
+                set.tables.iter().find_map(|t| check(t, stamped).err().map(|e| (t.path(), e)))
             {
                 let file = path.map_or_else(|| dir.display(), Path::display);
-                eprintln!("warning: ignoring the {} set: {file}: {bad}", set.name);
+                eprintln!("warning: ignoring the {} set: {file}: {}", set.name, chain(&bad));
                 continue;
             }
             if best.as_ref().is_none_or(|(b, _)| set.entries() > b.entries()) {
@@ -105,6 +120,109 @@ fn find_set(dirs: &[PathBuf], goal: &Board, mode: LoadMode) -> Option<(PdbSet, P
         }
     }
     best
+}
+
+/// An error and its causes on one line (`PdbError::Io` keeps the system's reason as its source).
+pub(crate) fn chain(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut cause = err.source();
+    while let Some(c) = cause {
+        text.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    text
+}
+
+/// The full check of a table, skipped if `stamped` and its stamp matches (then written anew).
+fn check(table: &PdbTable, stamped: bool) -> Result<(), fifteen_core::pdb::PdbError> {
+    let path = table.path().filter(|_| stamped);
+    if let Some(path) = path
+        && read_stamp(path).is_some_and(|s| Some(s) == stamp(path, table))
+    {
+        return Ok(());
+    }
+    if let Some(path) = path {
+        eprintln!(
+            "verifying {} ({:.0} MB; once, then a stamp next to it records it)",
+            path.display(),
+            table.entries().len() as f64 / 1e6
+        );
+    }
+    table.verify()?;
+    if let Some(path) = path {
+        write_stamp(path, table);
+    }
+    Ok(())
+}
+
+/// The sidecar file that records a verified table: `<file>.verified`.
+fn stamp_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".verified");
+    path.with_file_name(name)
+}
+
+/// What a stamp records of `path` now: size, modification time in nanoseconds, and the header's
+/// checksum.
+fn stamp(path: &Path, table: &PdbTable) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    let mtime = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?.as_nanos();
+    Some(format!(
+        "fifteen verified v1 size {} mtime_ns {mtime} checksum {:#018x}\n",
+        meta.len(),
+        table.header().checksum
+    ))
+}
+
+/// The stamp next to `path`, if it is there and small.
+fn read_stamp(path: &Path) -> Option<String> {
+    let text = std::fs::read(stamp_path(path)).ok().filter(|b| b.len() < 256)?;
+    String::from_utf8(text).ok()
+}
+
+/// Records that `table` (at `path`) verified. Best effort: in a read-only folder the table is
+/// simply verified again next time.
+pub(crate) fn write_stamp(path: &Path, table: &PdbTable) {
+    let Some(text) = stamp(path, table) else { return };
+    let target = stamp_path(path);
+    let tmp = target.with_extension(format!("verified.tmp-{}", std::process::id()));
+    if std::fs::write(&tmp, text).is_err() || std::fs::rename(&tmp, &target).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+/// An exclusive lock on a database folder, held while building or installing into it.
+#[derive(Debug)]
+pub(crate) struct DirLock {
+    _file: File,
+}
+
+impl DirLock {
+    /// Locks `dir` (creating it if needed), waiting for another process that holds it.
+    pub(crate) fn acquire(dir: &Path) -> anyhow::Result<DirLock> {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let path = dir.join(".fifteen.lock");
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("cannot create the lock file {}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                eprintln!(
+                    "waiting for another fifteen that is building or installing databases in {}",
+                    dir.display()
+                );
+                file.lock().with_context(|| format!("cannot lock {}", path.display()))?;
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("cannot lock {}", path.display()));
+            }
+        }
+        Ok(DirLock { _file: file })
+    }
 }
 
 /// What looking for a database heuristic found.
@@ -156,6 +274,22 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
     let Some(dir) = build_dir.filter(|_| !opts.no_pdb_build) else {
         return Ok(missing(&format!("; build it with `fifteen pdb build {}`", p.name)));
     };
+    let _lock = match DirLock::acquire(&dir) {
+        Ok(lock) => lock,
+        Err(e) => {
+            return Ok(Found::BuildFailed(format!(
+                "cannot build the {} databases in {}: {e:#}",
+                p.name,
+                dir.display()
+            )));
+        }
+    };
+    // Another process may have built the set while this one waited for the lock.
+    if let Some((set, _)) = find_set(std::slice::from_ref(&dir), goal, mode) {
+        let h = set.heuristic(goal, reflect).map_err(|e| DbError(e.to_string()))?;
+        note(&format!("using pattern databases {} from {}", set.name, dir.display()));
+        return Ok(Found::Heuristic(AnyHeuristic::Pdb(h)));
+    }
     eprintln!(
         "no pattern database found; building the {} set into {} (once, a few seconds)",
         p.name,
@@ -163,9 +297,10 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
     );
     if let Err(e) = build_set(&SetSpec::from(p), &dir, None, Progress::Auto) {
         return Ok(Found::BuildFailed(format!(
-            "cannot build the {} databases in {}: {e}",
+            "cannot build the {} databases in {}: {}",
             p.name,
-            dir.display()
+            dir.display(),
+            chain(&e)
         )));
     }
     match find_set(std::slice::from_ref(&dir), goal, mode) {
@@ -194,6 +329,7 @@ pub(crate) fn run(args: &PdbArgs) -> anyhow::Result<u8> {
         PdbCommand::Info { file } => info(file),
         PdbCommand::Verify { files } => verify(files),
         PdbCommand::Build { preset: name, opts } => build(name, opts),
+        PdbCommand::Install(a) => install::run(a),
     }
 }
 
@@ -227,7 +363,7 @@ fn list(opts: &PdbOpts) -> anyhow::Result<u8> {
             writeln!(out, "  incomplete set: {}", p.display())?;
         }
         for (p, e) in &scan.errors {
-            writeln!(out, "  damaged: {}: {e}", p.display())?;
+            writeln!(out, "  damaged: {}: {}", p.display(), chain(e))?;
         }
     }
     if let Some(dir) = build_dir {
@@ -238,7 +374,7 @@ fn list(opts: &PdbOpts) -> anyhow::Result<u8> {
 
 fn open(file: &Path) -> anyhow::Result<PdbTable> {
     PdbTable::open(file, LoadMode::Mmap)
-        .map_err(|e| DbError(e.to_string()))
+        .map_err(|e| DbError(chain(&e)))
         .with_context(|| format!("cannot use {}", file.display()))
 }
 
@@ -271,14 +407,20 @@ fn info(file: &Path) -> anyhow::Result<u8> {
 fn verify(files: &[PathBuf]) -> anyhow::Result<u8> {
     let mut failed = 0;
     for file in files {
-        let result = std::fs::read(file).map_err(|e| e.to_string()).and_then(|bytes| {
-            Pdb::from_bytes(&bytes).and_then(|p| p.verify()).map_err(|e| e.to_string())
-        });
+        // Through `PdbTable::open`, which refuses a folder or a FIFO (reading a FIFO would
+        // block) and maps the file rather than reading it whole.
+        let result = PdbTable::open(file, LoadMode::Mmap).and_then(|t| t.verify().map(|()| t));
         match result {
-            Ok(()) => println!("{}: ok (checksum and histogram match)", file.display()),
+            Ok(table) => {
+                // A full check passed: refresh the stamp of a file that has one.
+                if stamp_path(file).is_file() {
+                    write_stamp(file, &table);
+                }
+                println!("{}: ok (checksum and histogram match)", file.display())
+            }
             Err(e) => {
                 failed += 1;
-                println!("{}: FAILED: {e}", file.display());
+                println!("{}: FAILED: {}", file.display(), chain(&e));
             }
         }
     }
@@ -292,10 +434,14 @@ fn build(name: &str, opts: &PdbOpts) -> anyhow::Result<u8> {
     })?;
     let (_, dir) = search_dirs(opts);
     let dir = dir.ok_or_else(|| DbError("no folder to build in: pass --pdb-dir".into()))?;
-    let written = build_set(&SetSpec::from(p), &dir, None, Progress::Auto)
-        .map_err(|e| DbError(e.to_string()))?;
+    let _lock = DirLock::acquire(&dir).map_err(|e| DbError(format!("{e:#}")))?;
+    let written =
+        build_set(&SetSpec::from(p), &dir, None, Progress::Auto).map_err(|e| DbError(chain(&e)))?;
     for w in written {
         println!("wrote {} ({} bytes) in {:.1?}", w.path.display(), w.bytes, w.elapsed);
     }
     Ok(exit::OK)
 }
+
+#[cfg(test)]
+mod tests;

@@ -2,6 +2,8 @@
 //! The search itself ([`attempt`]) is shared with the batch mode.
 
 use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use fifteen_core::{
@@ -36,6 +38,8 @@ pub(crate) struct Settings {
     /// Threads IDA* uses inside one position: all of `--threads` for a single position, one
     /// per position in a batch (which is parallel across positions instead).
     pub(crate) search_threads: usize,
+    /// Set on Ctrl-C (batch mode): running searches stop.
+    pub(crate) cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Settings {
@@ -48,16 +52,17 @@ impl Settings {
             algorithm: args.search.algorithm.algorithm(args.search.weight),
             limits: args.search.limits,
             search_threads: if args.input.is_some() { 1 } else { threads },
+            cancel: None,
         }
     }
 }
 
 /// The library's limits for a search starting now.
-pub(crate) fn limits(opts: &LimitOpts, threads: usize) -> Limits {
+pub(crate) fn limits(opts: &LimitOpts, threads: usize, cancel: Option<&Arc<AtomicBool>>) -> Limits {
     Limits {
         max_nodes: opts.max_nodes,
         deadline: opts.timeout.map(|t| Instant::now() + t),
-        cancel: None,
+        cancel: cancel.cloned(),
         max_stored: opts.max_stored,
         threads,
     }
@@ -77,7 +82,7 @@ pub(crate) fn attempt(
     match heuristic.solve(
         &problem,
         settings.algorithm,
-        &limits(&settings.limits, settings.search_threads),
+        &limits(&settings.limits, settings.search_threads, settings.cancel.as_ref()),
     ) {
         Ok(solution) => Outcome::Solved(solution),
         Err(e) => Outcome::Failed(e),

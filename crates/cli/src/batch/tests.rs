@@ -44,3 +44,33 @@ fn bad_lines_keep_the_reason() {
     let item = parse_line(2, "1 2 3 / 4 0 5", None).expect("an item");
     assert!(item.board.is_ok());
 }
+
+#[test]
+fn lines_are_capped_without_buffering_them_whole() {
+    use super::Lines;
+    let long = "7 ".repeat(1000);
+    let text = format!("1 2 3\n{long}\nend\n\u{ff}\u{fe}\nlast");
+    let mut bytes = text.into_bytes();
+    // Line 4: invalid UTF-8.
+    let at = bytes.iter().position(|&b| b == 0xc3).expect("the non-ASCII line");
+    bytes[at] = 0xff;
+    // A tiny buffer, so the long line arrives in many chunks.
+    let reader = std::io::BufReader::with_capacity(16, &bytes[..]);
+    let mut lines = Lines::new(reader, 100);
+    let mut got = Vec::new();
+    while let Some(line) = lines.next_line().expect("reads") {
+        if line.0 == 2 {
+            // The 2000-byte line was never held: at most the first 100 bytes and a chunk.
+            assert!(lines.buf.capacity() <= 128, "buffered {} bytes", lines.buf.capacity());
+        }
+        got.push(line);
+    }
+    assert_eq!(got.len(), 5, "{got:?}");
+    assert_eq!(got[0], (1, Ok("1 2 3".to_string())));
+    let (n, e) = &got[1];
+    assert_eq!(*n, 2);
+    assert!(e.as_ref().is_err_and(|e| e.contains("line 2 is 2000 bytes long")), "{e:?}");
+    assert_eq!(got[2], (3, Ok("end".to_string())));
+    assert!(got[3].1.as_ref().is_err_and(|e| e.contains("not UTF-8")), "{:?}", got[3]);
+    assert_eq!(got[4], (5, Ok("last".to_string())));
+}

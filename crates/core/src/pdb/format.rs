@@ -361,8 +361,9 @@ impl<'a> Pdb<'a> {
         self.header.histogram.len().saturating_sub(1) as u8
     }
 
-    /// The full check: recomputes the checksum and the histogram of the entries. Reads every
-    /// entry, so it costs about a second per gigabyte.
+    /// The full check: recomputes the checksum and the histogram of the entries, and checks
+    /// that the goal placement is the one entry at distance 0. Reads every entry, so it costs
+    /// about a second per gigabyte.
     pub fn verify(&self) -> Result<(), PdbError> {
         let found = xxhash_rust::xxh3::xxh3_64(self.entries);
         if found != self.header.checksum {
@@ -374,6 +375,22 @@ impl<'a> Pdb<'a> {
                 reason: format!(
                     "the header has {:?} (+{} unreachable) but the entries give {:?} (+{} unreachable)",
                     self.header.histogram, self.header.unreachable, histogram, unreachable
+                ),
+            });
+        }
+        // The checksum covers the entries, not the header: a header damaged into another valid
+        // pattern or goal would pass it, and give wrong (inadmissible) estimates. The pattern
+        // tiles on their goal cells is the only placement at distance 0, so a damaged tile or
+        // goal moves that placement to an entry that is not 0.
+        let positions = self.goal.positions();
+        let home: Vec<u8> = self.header.tiles.iter().map(|&t| positions[t as usize]).collect();
+        let at = super::rank(self.size.cells(), &home);
+        let zero = self.entries.get(at as usize).copied();
+        if zero != Some(0) || self.header.histogram.first() != Some(&1) {
+            return Err(PdbError::HeaderCorrupt {
+                reason: format!(
+                    "the goal placement of tiles {:?} has entry {zero:?}, not the one 0: the header's tiles or goal do not match the entries",
+                    self.header.tiles
                 ),
             });
         }

@@ -141,3 +141,26 @@ fn files_load_by_mmap_and_resident_and_sets_group() {
     ));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn empty_files_and_fifos_are_refused_without_blocking() {
+    let dir = std::env::temp_dir().join(format!("fifteen-pdb-special-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = dir.join("empty.pdb");
+    std::fs::write(&empty, b"").unwrap();
+    for mode in [LoadMode::Mmap, LoadMode::Resident] {
+        let err = PdbTable::open(&empty, mode).unwrap_err();
+        assert!(matches!(err, PdbError::BufferTooSmall { found: 0, .. }), "{err}");
+    }
+    // Opening a FIFO for reading would block until a writer comes: it must be refused first.
+    let fifo = dir.join("fifo.pdb");
+    if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+        for mode in [LoadMode::Mmap, LoadMode::Resident] {
+            let err = PdbTable::open(&fifo, mode).unwrap_err();
+            assert!(err.to_string().contains("fifo.pdb"), "{err}");
+        }
+        let scan = scan_dir(&dir, LoadMode::Mmap);
+        assert_eq!(scan.errors.len(), 2, "{:?}", scan.errors);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

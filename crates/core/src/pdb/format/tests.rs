@@ -223,3 +223,42 @@ fn write_and_read_a_file() {
     assert!(matches!(err, PdbError::Io { .. }), "{err}");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn zero_length_and_prefix_only() {
+    let err = Pdb::from_bytes(&[]).unwrap_err();
+    assert!(matches!(err, PdbError::BufferTooSmall { needed: 18, found: 0 }), "{err}");
+    let bytes = tiny_file();
+    let err = Pdb::from_bytes(&bytes[..18]).unwrap_err();
+    assert!(matches!(err, PdbError::BufferTooSmall { .. }), "{err}");
+    // Cut anywhere: always refused, never a panic.
+    for len in 0..bytes.len() {
+        assert!(Pdb::from_bytes(&bytes[..len]).is_err(), "cut at {len}");
+    }
+}
+
+/// Every single-bit flip anywhere in the file is refused by `from_bytes` or `verify`, except in
+/// the generator and preset texts, which describe the file and change no entry or check.
+#[test]
+fn every_flipped_bit_is_caught() {
+    let bytes = tiny_file();
+    let original = Pdb::from_bytes(&bytes).unwrap().header().clone();
+    for at in 0..bytes.len() {
+        for bit in 0..8 {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 1 << bit;
+            let Ok(pdb) = Pdb::from_bytes(&damaged) else { continue };
+            if pdb.verify().is_err() {
+                continue;
+            }
+            let h = pdb.header();
+            let same_checks = PdbHeader {
+                generator: original.generator.clone(),
+                preset: original.preset.clone(),
+                ..h.clone()
+            };
+            assert_eq!(same_checks, original, "byte {at} bit {bit} went unnoticed");
+            assert_eq!(pdb.entries(), &bytes[PAYLOAD_ALIGN..], "byte {at} bit {bit}");
+        }
+    }
+}

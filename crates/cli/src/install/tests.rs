@@ -1,0 +1,37 @@
+//! Artifact names and hashes.
+
+use super::{installed_name, parse_hex};
+
+#[test]
+fn artifact_names() {
+    assert_eq!(
+        installed_name("fifteen-pdb-v1-4x4-6-6-3.p1.pdb.zst").ok().as_deref(),
+        Some("4x4-6-6-3.p1.pdb")
+    );
+    assert_eq!(
+        installed_name("fifteen-pdb-v1-4x4-7-8.p2.pdb.zst").ok().as_deref(),
+        Some("4x4-7-8.p2.pdb")
+    );
+    for bad in [
+        "4x4-6-6-3.p1.pdb.zst",
+        "fifteen-pdb-v1-4x4-6-6-3.p1.pdb",
+        "fifteen-pdb-vX-4x4-6-6-3.p1.pdb.zst",
+        "fifteen-pdb-v1-.pdb.zst",
+        "fifteen-pdb-v1-..pdb.zst",
+        "fifteen-pdb-v1-a/b.pdb.zst",
+        "fifteen-pdb-v1-4x4.txt.zst",
+    ] {
+        assert!(installed_name(bad).is_err(), "{bad}");
+    }
+    let e = installed_name("fifteen-pdb-v2-4x4-6-6-3.p1.pdb.zst").expect_err("another version");
+    assert!(e.to_string().contains("format version 2"), "{e}");
+}
+
+#[test]
+fn hex_hashes() {
+    let h = "00ff".repeat(16);
+    assert_eq!(parse_hex(&h).map(|b| (b[0], b[1])), Some((0, 255)));
+    assert!(parse_hex(&h[1..]).is_none());
+    assert!(parse_hex(&"zz".repeat(32)).is_none());
+    assert!(parse_hex(&"é".repeat(32)).is_none());
+}

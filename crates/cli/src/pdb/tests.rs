@@ -1,0 +1,70 @@
+//! Verification stamps and the folder lock.
+
+use std::time::{Duration, SystemTime};
+
+use fifteen_core::pdb::{LoadMode, PdbMeta, PdbTable, write_pdb_file};
+use fifteen_core::{Board, Size};
+use pdb_gen::{BuildOptions, build_pattern};
+
+use super::{DirLock, check, stamp_path};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fifteen-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+#[test]
+fn a_stamp_skips_the_check_until_the_file_changes() {
+    let dir = scratch("stamp");
+    let size = Size::new(3, 2).expect("a size");
+    let goal = Board::blank_first(size);
+    let entries = build_pattern(size, &goal, &[1, 2, 3], &BuildOptions::default()).expect("built");
+    let path = dir.join("t.pdb");
+    write_pdb_file(&path, &goal, &[1, 2, 3], &PdbMeta::default(), &entries).expect("written");
+    let open = || PdbTable::open(&path, LoadMode::Resident).expect("loads");
+
+    // First load: verified, and the stamp written.
+    assert!(check(&open(), true).is_ok());
+    assert!(stamp_path(&path).is_file());
+    // Unstamped loads (small sets) never write one.
+    std::fs::remove_file(stamp_path(&path)).expect("remove");
+    assert!(check(&open(), false).is_ok());
+    assert!(!stamp_path(&path).exists());
+    assert!(check(&open(), true).is_ok());
+
+    // Damage an entry in place, keeping the size and the modification time: the stamp still
+    // matches and the table is trusted (the documented limit; `fifteen pdb verify` catches it).
+    let mtime = std::fs::metadata(&path).and_then(|m| m.modified()).expect("mtime");
+    let mut bytes = std::fs::read(&path).expect("read");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).expect("write");
+    let file = std::fs::File::options().write(true).open(&path).expect("open");
+    file.set_modified(mtime).expect("set mtime");
+    drop(file);
+    assert!(check(&open(), true).is_ok());
+    assert!(check(&open(), false).is_err());
+    // Any new modification time (a rebuild, an install, an edit) means a full check again.
+    let file = std::fs::File::options().write(true).open(&path).expect("open");
+    file.set_modified(SystemTime::now() + Duration::from_secs(5)).expect("set mtime");
+    drop(file);
+    let err = check(&open(), true).expect_err("damage found");
+    assert!(err.to_string().contains("checksum mismatch"), "{err}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn the_folder_lock_is_exclusive_and_released_on_drop() {
+    let dir = scratch("lock");
+    let lock = DirLock::acquire(&dir).expect("locked");
+    let other = std::fs::File::options()
+        .write(true)
+        .open(dir.join(".fifteen.lock"))
+        .expect("the lock file");
+    assert!(matches!(other.try_lock(), Err(std::fs::TryLockError::WouldBlock)));
+    drop(lock);
+    assert!(other.try_lock().is_ok());
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
