@@ -58,6 +58,8 @@ impl PdbTable {
             )));
         }
         let storage = match mode {
+            // An anonymous map cannot be empty; an empty file is refused by the parser anyway.
+            LoadMode::Resident if meta.len() == 0 => Storage::Owned(Vec::new()),
             LoadMode::Resident => Storage::Mapped(read_resident(path, meta.len()).map_err(io)?),
             LoadMode::Mmap => {
                 let file = File::open(path).map_err(io)?;
