@@ -110,7 +110,7 @@ fn build_one(
         let bar = ProgressBar::new(1);
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% {msg}",
+                "{spinner} [{elapsed_precise}] {bar:30} {percent:>3}% {msg}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
@@ -121,14 +121,22 @@ fn build_one(
         if !show {
             return;
         }
-        let line = level_line(r);
         match &bar {
             Some(bar) => {
+                // The bar shows the share of the space; the message the rest, kept short so
+                // the line fits an 80-column terminal.
+                let secs = r.elapsed.as_secs_f64().max(1e-9);
+                let rate = r.reached as f64 / secs;
+                let left = r.space.saturating_sub(r.reached) as f64 / rate.max(1.0);
                 bar.set_length(r.space);
                 bar.set_position(r.reached);
-                bar.set_message(line);
+                bar.set_message(format!(
+                    "depth {}, {:.1} M states/s, ETA {left:.0}s",
+                    r.depth,
+                    rate / 1e6
+                ));
             }
-            None => eprintln!("  {line}"),
+            None => eprintln!("  {}", level_line(r)),
         }
     };
     let options = BuildOptions { threads, progress: Some(&report) };
