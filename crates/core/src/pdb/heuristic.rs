@@ -15,7 +15,7 @@
 
 use std::sync::Arc;
 
-use super::rank;
+use super::rank::{self, rank_cells};
 use super::set::PdbSetError as PdbError;
 use super::table::PdbTable;
 use crate::board::{Board, MAX_CELLS, Size};
@@ -77,6 +77,10 @@ struct View {
     starts: [u8; MAX_LOOKUPS + 1],
     /// `pattern_of[t]`: the pattern a position's tile `t` plays in, or `u8::MAX` for none.
     pattern_of: [u8; MAX_CELLS],
+    /// `rank_pos[t]`: where tile `t` comes in its pattern's rank order.
+    rank_pos: [u8; MAX_CELLS],
+    /// The inverse of `cells`: the position's cell shown on each view cell.
+    inv: CellMap,
 }
 
 /// The additive pattern-database heuristic: the maximum over views of the sum over patterns.
@@ -102,13 +106,16 @@ pub struct PdbLookup<const CELLS: usize, const LOOKUPS: usize> {
     views: Vec<View>,
     /// The table of each lookup slot (`slot % patterns`, without a division per lookup).
     table_of: [u8; MAX_LOOKUPS],
+    /// `weights[p][i]`: the place value of the i-th digit of pattern `p`'s rank (the product of
+    /// the radices after it), for updating an index without re-ranking.
+    weights: Vec<[u32; MAX_CELLS]>,
 }
 
-/// Per-node state: where each tile is, and for each (view, pattern) lookup its table index and,
-/// once resolved, its value. `stale` marks the lookups a move changed and not yet read.
+/// Per-node state: for each (view, pattern) lookup its table index and, once resolved, its value.
+/// `stale` marks the lookups a move changed and not yet read. (Where the tiles are is not kept:
+/// a move updates an index from the board after the move, see [`PdbLookup`]'s `step`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PdbState<const CELLS: usize, const LOOKUPS: usize> {
-    pos: [u8; CELLS],
     index: [u32; LOOKUPS],
     values: [u8; LOOKUPS],
     stale: u16,
@@ -133,10 +140,23 @@ impl PdbHeuristic {
         for (slot, t) in table_of.iter_mut().enumerate() {
             *t = (slot % tables.len()) as u8;
         }
+        let n = size.cells();
+        let weights = tables
+            .iter()
+            .map(|t| {
+                let k = t.tiles().len();
+                let mut w = [0u32; MAX_CELLS];
+                for (i, slot) in w.iter_mut().enumerate().take(k) {
+                    // Checked by `views`: every table has fewer than 2^32 entries.
+                    *slot = rank::placements(n - i - 1, k - i - 1) as u32;
+                }
+                w
+            })
+            .collect();
         if size.cells() <= 16 && views.len() * tables.len() <= 8 {
-            Ok(PdbHeuristic::Small(PdbLookup { size, name, tables, views, table_of }))
+            Ok(PdbHeuristic::Small(PdbLookup { size, name, tables, views, table_of, weights }))
         } else {
-            Ok(PdbHeuristic::Large(PdbLookup { size, name, tables, views, table_of }))
+            Ok(PdbHeuristic::Large(PdbLookup { size, name, tables, views, table_of, weights }))
         }
     }
 
@@ -221,20 +241,26 @@ fn views(
         let mut starts = [0u8; MAX_LOOKUPS + 1];
         let mut count = 0;
         let mut pattern_of = [u8::MAX; MAX_CELLS];
+        let mut rank_pos = [0u8; MAX_CELLS];
+        let mut inv = [0u8; MAX_CELLS];
+        for c in 0..n {
+            inv[cells[c] as usize] = c as u8;
+        }
         let mut plays = [0u8; MAX_CELLS];
         for t in 1..n {
             plays[t] = canonical.cells()[cells[goal_pos[t] as usize] as usize];
         }
         for (p, table) in tables.iter().enumerate() {
-            for &u in table.tiles() {
+            for (i, &u) in table.tiles().iter().enumerate() {
                 let t = (1..n).find(|&t| plays[t] == u).unwrap_or(0) as u8;
                 players[count] = t;
                 count += 1;
                 pattern_of[t as usize] = p as u8;
+                rank_pos[t as usize] = i as u8;
             }
             starts[p + 1] = count as u8;
         }
-        views.push(View { cells, players, starts, pattern_of });
+        views.push(View { cells, players, starts, pattern_of, rank_pos, inv });
     }
     Ok((views, tables))
 }
@@ -248,13 +274,13 @@ impl<const CELLS: usize, const LOOKUPS: usize> PdbLookup<CELLS, LOOKUPS> {
     /// The table index of `pattern` seen through `view` for tiles on `pos`.
     #[inline(always)]
     fn index(&self, view: &View, pattern: usize, pos: &[u8; CELLS]) -> u32 {
-        let mut placement = [0u8; MAX_CELLS];
         let players =
             &view.players[view.starts[pattern] as usize..view.starts[pattern + 1] as usize];
-        for (slot, &t) in placement.iter_mut().zip(players) {
-            *slot = view.cells[pos[t as usize] as usize];
-        }
-        rank(self.size.cells(), &placement[..players.len()]) as u32
+        // The masks are no-ops (tiles are below CELLS, cells below MAX_CELLS) that let the
+        // compiler drop two bounds checks per tile.
+        let cells =
+            players.iter().map(|&t| view.cells[pos[t as usize % CELLS] as usize % MAX_CELLS]);
+        rank_cells(self.size.cells(), cells) as u32
     }
 }
 
@@ -276,7 +302,7 @@ impl<const CELLS: usize, const LOOKUPS: usize> Heuristic for PdbLookup<CELLS, LO
         for (c, &t) in cells.iter().enumerate() {
             pos[t as usize] = c as u8;
         }
-        let mut s = PdbState { pos, index: [0; LOOKUPS], values: [0; LOOKUPS], stale: 0 };
+        let mut s = PdbState { index: [0; LOOKUPS], values: [0; LOOKUPS], stale: 0 };
         let np = self.tables.len();
         for (v, view) in self.views.iter().enumerate() {
             for p in 0..np {
@@ -298,26 +324,48 @@ impl<const CELLS: usize, const LOOKUPS: usize> Heuristic for PdbLookup<CELLS, LO
         best
     }
 
+    /// Updates the index of the moved tile's pattern in each view without re-ranking it.
+    ///
+    /// An index is `sum(digit[i] * weights[i])` where tile i's digit is its view cell minus the
+    /// pattern tiles ranked before it on lower cells. When tile `r` slides from view cell `a` to
+    /// `b`, only pattern tiles on the cells strictly between `a` and `b` change anything: those
+    /// ranked before `r` take one from `r`'s digit, those ranked after it gain or lose one in
+    /// their own. A move that is horizontal in the view has no cells between, a vertical one has
+    /// `width - 1`, so this costs a few operations instead of a rank per view.
     #[inline]
-    fn step(
-        &self,
-        s: &Self::State,
-        _after: &[u8],
-        tile: u8,
-        from: usize,
-        to: usize,
-    ) -> Self::State {
+    fn step(&self, s: &Self::State, after: &[u8], tile: u8, from: usize, to: usize) -> Self::State {
         let mut n = *s;
-        n.pos[tile as usize] = to as u8;
-        n.pos[0] = from as u8;
         let np = self.tables.len();
+        let tile = tile as usize % MAX_CELLS;
         for (v, view) in self.views.iter().enumerate() {
-            let p = view.pattern_of[tile as usize];
-            if p != u8::MAX {
-                let slot = v * np + p as usize;
-                n.index[slot] = self.index(view, p as usize, &n.pos);
-                n.stale |= 1 << slot;
+            let p = view.pattern_of[tile];
+            if p == u8::MAX {
+                continue;
             }
+            let p = p as usize;
+            let slot = (v * np + p) % LOOKUPS;
+            let weights = &self.weights[p];
+            let r = view.rank_pos[tile] as usize;
+            let a = view.cells[from % MAX_CELLS] as usize;
+            let b = view.cells[to % MAX_CELLS] as usize;
+            let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+            let mut before = 0i64;
+            let mut later = 0i64;
+            for c in lo + 1..hi {
+                let t = after[view.inv[c % MAX_CELLS] as usize] as usize % MAX_CELLS;
+                if view.pattern_of[t] as usize == p {
+                    let i = view.rank_pos[t] as usize;
+                    if i < r {
+                        before += 1;
+                    } else {
+                        later += i64::from(weights[i % MAX_CELLS]);
+                    }
+                }
+            }
+            let delta = ((hi - lo) as i64 - before) * i64::from(weights[r % MAX_CELLS]) + later;
+            let delta = if a < b { delta } else { -delta };
+            n.index[slot] = (i64::from(n.index[slot]) + delta) as u32;
+            n.stale |= 1 << slot;
         }
         n
     }

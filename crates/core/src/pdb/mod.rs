@@ -12,7 +12,7 @@ pub use format::{
     PdbHeader, PdbMeta, UNREACHABLE, encode, encode_header, write_pdb_file,
 };
 pub use heuristic::{PdbHeuristic, PdbLookup, PdbState, serves_goal};
-pub use rank::{placements, rank, unrank};
+pub use rank::{placements, rank, rank_cells, unrank};
 pub use set::{PdbSet, PdbSetError, Scan, best_set, scan_dir};
 pub use table::{LoadMode, PdbTable};
 

@@ -32,9 +32,16 @@ pub const fn placements(n: usize, k: usize) -> u64 {
 /// ```
 #[inline]
 pub fn rank(n: usize, cells: &[u8]) -> u64 {
+    rank_cells(n, cells.iter().copied())
+}
+
+/// [`rank`] of the cells `cells` yields, in order: for callers that compute each cell on the way
+/// (the solver maps tiles through a view), so that no placement array is filled first.
+#[inline(always)]
+pub fn rank_cells(n: usize, cells: impl IntoIterator<Item = u8>) -> u64 {
     let mut index = 0u64;
     let mut used = 0u64;
-    for (i, &p) in cells.iter().enumerate() {
+    for (i, p) in cells.into_iter().enumerate() {
         let below = used & ((1u64 << p) - 1);
         let digit = p as u64 - below.count_ones() as u64;
         index = index * (n - i) as u64 + digit;

@@ -108,6 +108,74 @@ fn incremental_steps_match_init() {
     }
 }
 
+/// A table of `tiles` for `goal` whose entries are all 1 but the goal placement's (0): the
+/// values do not matter where only indices are compared.
+fn dummy_table(goal: &Board, tiles: &[u8]) -> Arc<PdbTable> {
+    let n = goal.size().cells();
+    let mut entries = vec![1u8; placements(n, tiles.len()) as usize];
+    let pos = goal.positions();
+    let goal_cells: Vec<u8> = tiles.iter().map(|&t| pos[t as usize]).collect();
+    entries[rank(n, &goal_cells) as usize] = 0;
+    table_for(goal, tiles, &entries)
+}
+
+/// A walk of `steps` pseudo-random moves from `goal`, checking after each that the stepped
+/// state (indices updated without re-ranking) equals the state computed from scratch.
+fn check_steps<H: Heuristic>(h: &H, goal: &Board, steps: usize)
+where
+    H::State: PartialEq + std::fmt::Debug,
+{
+    let mut b = goal.clone();
+    let mut s = h.init(b.cells());
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..steps {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let d = Dir::ALL[(x % 4) as usize];
+        let blank = b.blank();
+        let Some(to) = d.neighbor(b.size(), blank) else { continue };
+        let tile = b.apply(d).unwrap();
+        s = h.step(&s, b.cells(), tile, to, blank);
+        let mut fresh = h.init(b.cells());
+        assert_eq!(h.resolve(&mut s), h.resolve(&mut fresh));
+        assert_eq!(s, fresh);
+    }
+}
+
+/// Incremental index updates with several patterns, reflected views, rectangles, and the large
+/// variant: patterns interleave on the cells a vertical move jumps over.
+#[test]
+fn incremental_steps_match_init_with_several_patterns() {
+    let cases: [(usize, usize, &[&[u8]]); 3] = [
+        (4, 4, &[&[1, 6, 11], &[2, 5, 12, 15], &[3, 8, 9, 14], &[4, 7, 10, 13]]),
+        (4, 3, &[&[1, 5, 9, 2], &[6, 10, 3, 7], &[11, 4, 8]]),
+        (
+            5,
+            5,
+            &[
+                &[1, 7, 13, 19],
+                &[2, 8, 14, 20],
+                &[3, 9, 15, 21],
+                &[4, 10, 16, 22],
+                &[5, 11, 17, 23],
+                &[6, 12, 18, 24],
+            ],
+        ),
+    ];
+    for (w, h, patterns) in cases {
+        let size = Size::new(w, h).unwrap();
+        let canonical = Board::blank_first(size);
+        let tables: Vec<_> = patterns.iter().map(|p| dummy_table(&canonical, p)).collect();
+        for goal in [Board::blank_last(size), canonical.clone()] {
+            match PdbHeuristic::new(&goal, tables.clone(), true, "t").unwrap() {
+                PdbHeuristic::Small(hs) => check_steps(&hs, &goal, 3000),
+                PdbHeuristic::Large(hl) => check_steps(&hl, &goal, 3000),
+            }
+        }
+    }
+}
+
 #[test]
 fn files_load_by_mmap_and_resident_and_sets_group() {
     let dir = std::env::temp_dir().join(format!("fifteen-pdb-test-{}", std::process::id()));
