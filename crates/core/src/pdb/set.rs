@@ -74,14 +74,22 @@ impl PdbSet {
         self.tables[0].size()
     }
 
-    /// The heuristic for `goal`, with reflected lookups if `reflect`.
-    pub fn heuristic(&self, goal: &Board, reflect: bool) -> Result<PdbHeuristic, PdbSetError> {
-        let name = if reflect {
-            format!("pdb {} +reflect", self.name)
-        } else {
-            format!("pdb {}", self.name)
-        };
-        PdbHeuristic::new(goal, self.tables.clone(), reflect, name)
+    /// The heuristic for `goal`, with reflected lookups if `reflect` and dual lookups (at nodes
+    /// with the blank on a corner) if `dual`.
+    pub fn heuristic(
+        &self,
+        goal: &Board,
+        reflect: bool,
+        dual: bool,
+    ) -> Result<PdbHeuristic, PdbSetError> {
+        let mut name = format!("pdb {}", self.name);
+        if reflect {
+            name.push_str(" +reflect");
+        }
+        if dual {
+            name.push_str(" +dual");
+        }
+        PdbHeuristic::new(goal, self.tables.clone(), reflect, dual, name)
     }
 
     /// Whether this set can serve `goal` (right size, blank reachable by a symmetry).
