@@ -151,12 +151,16 @@ fn korf100_with_6_6_3_matches_published_lengths() {
     assert!(run.stderr.contains("100 solved, 0 failed"), "{}", run.stderr);
 }
 
-/// Every 10th of Korf's 100 with `--dual` (dual lookups on the 6-6-3 set, 12 per position): the
-/// published lengths, through the option's wiring.
+/// Every 10th of Korf's 100 with dual lookups (the default with the 6-6-3 set: 12 lookups per
+/// position), and `--no-dual`: the published lengths, through the options' wiring.
 #[test]
 fn dual_lookups_keep_korf_lengths() {
+    let (_, len, board) = &korf100()[0];
+    let run = fifteen(&["solve", board, "--goal", "blank-first", "--no-dual", "-v"]);
+    assert!(run.stdout.starts_with(&format!("length: {len} (proven optimal)")), "{run:?}");
+    assert!(!run.stdout.contains("+dual"), "{}", run.stdout);
     for (id, len, board) in korf100().into_iter().step_by(10) {
-        let run = fifteen(&["solve", &board, "--goal", "blank-first", "--dual", "-v"]);
+        let run = fifteen(&["solve", &board, "--goal", "blank-first", "-v"]);
         assert_eq!(run.code, 0, "{id}: {run:?}");
         assert!(
             run.stdout.starts_with(&format!("length: {len} (proven optimal)")),
