@@ -151,6 +151,25 @@ fn korf100_with_6_6_3_matches_published_lengths() {
     assert!(run.stderr.contains("100 solved, 0 failed"), "{}", run.stderr);
 }
 
+/// Every 10th of Korf's 100 with dual lookups (the default with the 6-6-3 set: 12 lookups per
+/// position), and `--no-dual`: the published lengths, through the options' wiring.
+#[test]
+fn dual_lookups_keep_korf_lengths() {
+    let (_, len, board) = &korf100()[0];
+    let run = fifteen(&["solve", board, "--goal", "blank-first", "--no-dual", "-v"]);
+    assert!(run.stdout.starts_with(&format!("length: {len} (proven optimal)")), "{run:?}");
+    assert!(!run.stdout.contains("+dual"), "{}", run.stdout);
+    for (id, len, board) in korf100().into_iter().step_by(10) {
+        let run = fifteen(&["solve", &board, "--goal", "blank-first", "-v"]);
+        assert_eq!(run.code, 0, "{id}: {run:?}");
+        assert!(
+            run.stdout.starts_with(&format!("length: {len} (proven optimal)")),
+            "{id}: {run:?}"
+        );
+        assert!(run.stdout.contains("heuristic: pdb 4x4-6-6-3 +reflect +dual"), "{}", run.stdout);
+    }
+}
+
 /// All of Korf's 100 with the 7-8 set (built here if missing: about two minutes).
 #[test]
 fn korf100_with_7_8_when_slow_tests_are_on() {
@@ -178,8 +197,8 @@ fn pack(cells: &[u8]) -> u64 {
 }
 
 /// Breadth-first search from the goal to depth 20: the number of positions at each depth must
-/// equal the published counts, and the 6-6-3 estimate (with reflection, for both corner goals)
-/// must never exceed the true distance.
+/// equal the published counts, and the 6-6-3 estimate (with reflected and dual lookups, for both
+/// corner goals) must never exceed the true distance.
 #[test]
 fn near_goal_counts_match_and_6_6_3_is_admissible() {
     const MAX_DEPTH: usize = 20;
@@ -190,7 +209,7 @@ fn near_goal_counts_match_and_6_6_3_is_admissible() {
         .collect();
     for goal in [Board::blank_first(Size::S4X4), Board::blank_last(Size::S4X4)] {
         let set = best_set(pdb_dir(), &goal, LoadMode::Mmap).expect("the 6-6-3 set");
-        let h = set.heuristic(&goal, true).expect("a heuristic");
+        let h = set.heuristic(&goal, true, true).expect("a heuristic");
         let mut seen: HashSet<u64> = HashSet::from([pack(goal.cells())]);
         let mut frontier = vec![goal.clone()];
         for (depth, &count) in published.iter().enumerate().take(MAX_DEPTH + 1) {

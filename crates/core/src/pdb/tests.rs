@@ -68,7 +68,7 @@ fn exact_table_through_every_view_is_exact() {
         let truth = all_positions(&goal);
         assert_eq!(truth.len(), 181_440);
         for reflect in [false, true] {
-            let h = PdbHeuristic::new(&goal, vec![table.clone()], reflect, "t").unwrap();
+            let h = PdbHeuristic::new(&goal, vec![table.clone()], reflect, false, "t").unwrap();
             for (b, d) in truth.iter().step_by(7) {
                 assert_eq!(h.estimate(b.cells()), *d, "goal {goal:?} board {b:?}");
             }
@@ -81,7 +81,7 @@ fn centre_blank_goal_is_refused() {
     let canonical = Board::blank_first(Size::S3X3);
     let table = table_for(&canonical, &[1, 2, 3, 4, 5, 6, 7, 8], &exact_table(&canonical));
     let goal = Board::parse("1 2 3 4 0 5 6 7 8", None).unwrap();
-    let err = PdbHeuristic::new(&goal, vec![table], true, "t").unwrap_err();
+    let err = PdbHeuristic::new(&goal, vec![table], true, false, "t").unwrap_err();
     assert!(matches!(err, PdbSetError::GoalNotCovered { blank: 4 }));
 }
 
@@ -90,7 +90,8 @@ fn incremental_steps_match_init() {
     let canonical = Board::blank_first(Size::S3X3);
     let table = table_for(&canonical, &[1, 2, 3, 4, 5, 6, 7, 8], &exact_table(&canonical));
     let goal = Board::blank_last(Size::S3X3);
-    let PdbHeuristic::Small(h) = PdbHeuristic::new(&goal, vec![table], true, "t").unwrap() else {
+    let PdbHeuristic::Small(h) = PdbHeuristic::new(&goal, vec![table], true, false, "t").unwrap()
+    else {
         panic!("a 3x3 set with 2 lookups is small")
     };
     assert_eq!(h.lookups(), 2);
@@ -143,8 +144,8 @@ where
     }
 }
 
-/// Incremental index updates with several patterns, reflected views, rectangles, and the large
-/// variant: patterns interleave on the cells a vertical move jumps over.
+/// Incremental index updates with several patterns, reflected and dual views, rectangles, and the
+/// large variant: patterns interleave on the cells a vertical move jumps over.
 #[test]
 fn incremental_steps_match_init_with_several_patterns() {
     let cases: [(usize, usize, &[&[u8]]); 3] = [
@@ -168,9 +169,11 @@ fn incremental_steps_match_init_with_several_patterns() {
         let canonical = Board::blank_first(size);
         let tables: Vec<_> = patterns.iter().map(|p| dummy_table(&canonical, p)).collect();
         for goal in [Board::blank_last(size), canonical.clone()] {
-            match PdbHeuristic::new(&goal, tables.clone(), true, "t").unwrap() {
-                PdbHeuristic::Small(hs) => check_steps(&hs, &goal, 3000),
-                PdbHeuristic::Large(hl) => check_steps(&hl, &goal, 3000),
+            for dual in [false, true] {
+                match PdbHeuristic::new(&goal, tables.clone(), true, dual, "t").unwrap() {
+                    PdbHeuristic::Small(hs) => check_steps(&hs, &goal, 3000),
+                    PdbHeuristic::Large(hl) => check_steps(&hl, &goal, 3000),
+                }
             }
         }
     }
@@ -197,7 +200,7 @@ fn files_load_by_mmap_and_resident_and_sets_group() {
         assert!(matches!(scan.errors[0].1, PdbError::BadMagic { .. }));
         let set = best_set(&dir, &Board::blank_last(Size::S3X3), mode).unwrap();
         assert!(best_set(&dir, &Board::blank_last(Size::S4X4), mode).is_none());
-        let h = set.heuristic(&Board::blank_last(Size::S3X3), true).unwrap();
+        let h = set.heuristic(&Board::blank_last(Size::S3X3), true, true).unwrap();
         let b = Board::parse("8 6 7 2 5 4 3 0 1", None).unwrap();
         assert_eq!(h.estimate(b.cells()), 31);
     }
@@ -231,4 +234,142 @@ fn empty_files_and_fifos_are_refused_without_blocking() {
         assert_eq!(scan.errors.len(), 2, "{:?}", scan.errors);
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A pattern table as the generator builds it: a 0-1 breadth-first search over (placement of
+/// `tiles`, blank cell) from `goal`, where a move costs 1 if it moves a pattern tile and 0
+/// otherwise; the entry is the minimum over the blank's cells.
+fn pattern_table(goal: &Board, tiles: &[u8]) -> Vec<u8> {
+    let size = goal.size();
+    let n = size.cells();
+    let total = placements(n, tiles.len()) as usize;
+    let mut dist = vec![u8::MAX; total * n];
+    let start: Vec<u8> = tiles.iter().map(|&t| goal.position(t) as u8).collect();
+    let start = rank(n, &start) as usize * n + goal.blank();
+    dist[start] = 0;
+    let mut queue = VecDeque::from([start]);
+    let mut cells = vec![0u8; tiles.len()];
+    while let Some(state) = queue.pop_front() {
+        let (index, blank) = (state / n, state % n);
+        let d = dist[state];
+        unrank(n, index as u64, &mut cells);
+        for dir in Dir::ALL {
+            let Some(next) = dir.neighbor(size, blank) else { continue };
+            let mut moved = cells.clone();
+            let cost = match moved.iter().position(|&c| c as usize == next) {
+                Some(i) => {
+                    moved[i] = blank as u8;
+                    1
+                }
+                None => 0,
+            };
+            let to = rank(n, &moved) as usize * n + next;
+            if d + cost < dist[to] {
+                dist[to] = d + cost;
+                if cost == 0 {
+                    queue.push_front(to);
+                } else {
+                    queue.push_back(to);
+                }
+            }
+        }
+    }
+    (0..total).map(|i| *dist[i * n..(i + 1) * n].iter().min().unwrap()).collect()
+}
+
+/// Goals served through symmetries: blank-first (the tables' own), blank-last, a scrambled one.
+fn corner_goals() -> [Board; 3] {
+    [
+        Board::blank_first(Size::S3X3),
+        Board::blank_last(Size::S3X3),
+        Board::parse("5 3 0 1 8 7 2 4 6", None).unwrap(),
+    ]
+}
+
+#[test]
+fn dual_lookup_through_exact_table_is_exact_at_corners() {
+    let canonical = Board::blank_first(Size::S3X3);
+    let table = table_for(&canonical, &[1, 2, 3, 4, 5, 6, 7, 8], &exact_table(&canonical));
+    for goal in corner_goals() {
+        let truth = all_positions(&goal);
+        for reflect in [false, true] {
+            let h = PdbHeuristic::new(&goal, vec![table.clone()], reflect, true, "t").unwrap();
+            let mut corners = 0;
+            for (b, d) in truth.iter().step_by(3) {
+                let blank = b.blank();
+                let dual = h.dual_estimate(b.cells());
+                if [0, 2, 6, 8].contains(&blank) {
+                    corners += 1;
+                    assert_eq!(dual, Some(*d), "goal {goal:?} board {b:?}");
+                } else {
+                    assert_eq!(dual, None);
+                }
+                assert_eq!(h.estimate(b.cells()), *d);
+            }
+            assert!(corners > 10_000);
+        }
+    }
+}
+
+#[test]
+fn dual_lookup_through_partitioned_tables_is_admissible() {
+    let canonical = Board::blank_first(Size::S3X3);
+    for (a, b) in [([1, 2, 3, 4], [5, 6, 7, 8]), ([1, 3, 5, 7], [2, 4, 6, 8])] {
+        let tables = vec![
+            table_for(&canonical, &a, &pattern_table(&canonical, &a)),
+            table_for(&canonical, &b, &pattern_table(&canonical, &b)),
+        ];
+        for goal in corner_goals() {
+            let truth = all_positions(&goal);
+            for reflect in [false, true] {
+                let plain = PdbHeuristic::new(&goal, tables.clone(), reflect, false, "t").unwrap();
+                let dual = PdbHeuristic::new(&goal, tables.clone(), reflect, true, "t").unwrap();
+                assert_eq!(dual.lookups(), 2 * plain.lookups());
+                let (mut raised, mut corners) = (0, 0);
+                for (board, d) in &truth {
+                    let (hp, hd) = (plain.estimate(board.cells()), dual.estimate(board.cells()));
+                    assert!(hd <= *d, "goal {goal:?} board {board:?}: {hd} > {d}");
+                    assert!(hd >= hp);
+                    if let Some(x) = dual.dual_estimate(board.cells()) {
+                        assert!(x <= *d, "goal {goal:?} board {board:?}: dual {x} > {d}");
+                        corners += 1;
+                    }
+                    raised += usize::from(hd > hp);
+                }
+                // Every reachable position has its blank on each cell equally often.
+                assert_eq!(corners, 4 * truth.len() / 9);
+                assert!(raised > 1000, "the dual lookups raise some estimates: {raised}");
+            }
+        }
+    }
+}
+
+#[test]
+fn incremental_steps_with_dual_lookups_match_init() {
+    let canonical = Board::blank_first(Size::S3X3);
+    let (a, b) = ([1, 2, 3, 4], [5, 6, 7, 8]);
+    let tables = vec![
+        table_for(&canonical, &a, &pattern_table(&canonical, &a)),
+        table_for(&canonical, &b, &pattern_table(&canonical, &b)),
+    ];
+    for goal in corner_goals() {
+        let PdbHeuristic::Small(h) =
+            PdbHeuristic::new(&goal, tables.clone(), true, true, "t").unwrap()
+        else {
+            panic!("a 3x3 set with 8 lookups is small")
+        };
+        assert_eq!(h.lookups(), 8);
+        let mut board = goal.clone();
+        let mut s = h.init(board.cells());
+        for i in 0..2000usize {
+            let d = Dir::ALL[(i * 7 + i / 3 + i / 11) % 4];
+            let blank = board.blank();
+            let Some(to) = d.neighbor(board.size(), blank) else { continue };
+            let tile = board.apply(d).unwrap();
+            s = h.step(&s, board.cells(), tile, to, blank);
+            let mut fresh = h.init(board.cells());
+            assert_eq!(h.resolve(&mut s), h.resolve(&mut fresh));
+            assert_eq!(s, fresh);
+        }
+    }
 }
