@@ -191,11 +191,8 @@ pub(crate) struct PdbOpts {
     /// Do not add the reflected database lookup
     #[arg(long)]
     pub(crate) no_reflect: bool,
-    /// Add the dual database lookups where the blank is on a corner (default: only with sets
-    /// small enough for them to save time, such as 6-6-3)
-    #[arg(long, conflicts_with = "no_dual")]
-    pub(crate) dual: bool,
-    /// Do not add the dual database lookups
+    /// Do not add the dual database lookups at nodes with the blank on a corner (more nodes,
+    /// fewer table reads: about 10% faster on the hardest 4x4 positions with 7-8)
     #[arg(long)]
     pub(crate) no_dual: bool,
     /// Do not build a missing database set on first use

@@ -242,10 +242,9 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
     let (dirs, build_dir) = search_dirs(opts);
     let mode = opts.pdb_load.mode();
     let reflect = !opts.no_reflect;
-    // Dual lookups where they save time (small tables), unless the command line says.
-    let dual = |set: &PdbSet| opts.dual || (!opts.no_dual && set.dual_pays());
+    let dual = !opts.no_dual;
     if let Some((set, dir)) = find_set(&dirs, goal, mode) {
-        let h = set.heuristic(goal, reflect, dual(&set)).map_err(|e| DbError(e.to_string()))?;
+        let h = set.heuristic(goal, reflect, dual).map_err(|e| DbError(e.to_string()))?;
         let hint = if set.name == "4x4-6-6-3" {
             " (`cargo xtask gen-pdb` builds the faster 7-8 set)"
         } else {
@@ -288,7 +287,7 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
     };
     // Another process may have built the set while this one waited for the lock.
     if let Some((set, _)) = find_set(std::slice::from_ref(&dir), goal, mode) {
-        let h = set.heuristic(goal, reflect, dual(&set)).map_err(|e| DbError(e.to_string()))?;
+        let h = set.heuristic(goal, reflect, dual).map_err(|e| DbError(e.to_string()))?;
         note(&format!("using pattern databases {} from {}", set.name, dir.display()));
         return Ok(Found::Heuristic(AnyHeuristic::Pdb(h)));
     }
@@ -307,7 +306,7 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
     }
     match find_set(std::slice::from_ref(&dir), goal, mode) {
         Some((set, _)) => {
-            let h = set.heuristic(goal, reflect, dual(&set)).map_err(|e| DbError(e.to_string()))?;
+            let h = set.heuristic(goal, reflect, dual).map_err(|e| DbError(e.to_string()))?;
             let hint = if p.name == "4x4-6-6-3" {
                 "; `cargo xtask gen-pdb` builds the faster 7-8 set"
             } else {

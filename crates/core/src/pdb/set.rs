@@ -69,14 +69,6 @@ impl PdbSet {
         self.tables.iter().map(|t| t.header().entry_count).sum()
     }
 
-    /// Whether dual lookups are worth their cost with this set: when its tables are small
-    /// enough to stay mostly in cache, so that the extra reads at corner nodes are cheap.
-    /// Measured on Korf's 100: 6-6-3 (11 M entries) takes 8% less time with them (30% fewer
-    /// nodes); 7-8 (576 M entries) takes 3-6% more (20% fewer nodes, each read a cache miss).
-    pub fn dual_pays(&self) -> bool {
-        self.entries() <= 1 << 25
-    }
-
     /// The board size.
     pub fn size(&self) -> Size {
         self.tables[0].size()

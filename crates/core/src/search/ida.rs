@@ -374,7 +374,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         }
         if H::LAZY {
             if self.levels.is_empty() {
-                let kid = Kid { dir: 0, to: 0, h: 0, fsm: 0, state: *state };
+                let kid = Kid { dir: 0, to: 0, h: 0, tie: 0, fsm: 0, state: *state };
                 self.levels.push([[kid; 4]; 4]);
             }
             let kids = &mut self.levels[0][0];
@@ -508,7 +508,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         fsm: u32,
     ) -> Option<Kids<H::State>> {
         self.expanded += 1;
-        let mut kids = [Kid { dir: 0, to: 0, h: 0, fsm: 0, state: *state }; 4];
+        let mut kids = [Kid { dir: 0, to: 0, h: 0, tie: 0, fsm: 0, state: *state }; 4];
         let count = step_kids(self.shared, &mut self.cells, blank, state, fsm, &mut kids);
         if self.count(count as u64) {
             return None;
@@ -594,6 +594,8 @@ struct Kid<S> {
     dir: u8,
     to: u8,
     h: u32,
+    /// [`Heuristic::tie_break`], for ordering children of equal `h`.
+    tie: u32,
     fsm: u32,
     state: S,
 }
@@ -627,7 +629,7 @@ fn step_kids<H: Heuristic>(
         cells[to] = tile;
         cells[blank] = 0;
         hs.prefetch(&child);
-        kids[count] = Kid { dir: d as u8, to: to as u8, h: 0, fsm: kid_fsm, state: child };
+        kids[count] = Kid { dir: d as u8, to: to as u8, h: 0, tie: 0, fsm: kid_fsm, state: child };
         count += 1;
     }
     count
@@ -648,6 +650,7 @@ fn settle<H: Heuristic>(
     let mut hmax = 0;
     for kid in kids.iter_mut() {
         kid.h = hs.resolve(&mut kid.state);
+        kid.tie = hs.tie_break(&kid.state);
         hmax = hmax.max(kid.h);
     }
     let hp = h.max(hmax.saturating_sub(1));
@@ -658,7 +661,7 @@ fn settle<H: Heuristic>(
     // Insertion sort by estimate; equal estimates keep the fixed direction order.
     for i in 1..kids.len() {
         let mut j = i;
-        while j > 0 && kids[j - 1].h > kids[j].h {
+        while j > 0 && (kids[j - 1].h, kids[j - 1].tie) > (kids[j].h, kids[j].tie) {
             kids.swap(j - 1, j);
             j -= 1;
         }
