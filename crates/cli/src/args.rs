@@ -37,8 +37,9 @@ one grid per step, grids separated by a blank line.
 
 --json prints one JSON object per line and position with the fields: board, size, goal,
 status (solved, unsolvable, limit, error, mismatch), length, optimal, moves, notation,
-tiles, nodes (nodes generated), expanded, time_ms, heuristic, algorithm, and when they
-apply: line, id, expected, thresholds (with --stats), lower_bound (after a limit), error.
+tiles, nodes (nodes generated), expanded, lookups (database reads), time_ms, heuristic,
+algorithm, and when they apply: line, id, expected, thresholds (with --stats), lower_bound
+(after a limit), error.
 
 Batch (--input FILE, '-' for stdin): one position per line; blank lines and # comments are
 skipped. A line of cells+1 numbers starts with an id; a line of cells+2 numbers is

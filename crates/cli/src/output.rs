@@ -43,6 +43,8 @@ pub(crate) struct Record {
     pub(crate) nodes: u64,
     /// Nodes expanded.
     pub(crate) expanded: u64,
+    /// Database lookups (IDA* with databases).
+    pub(crate) lookups: u64,
     /// Search time in milliseconds.
     pub(crate) time_ms: f64,
     /// The heuristic's name.
@@ -78,6 +80,7 @@ impl Record {
             tiles: None,
             nodes: 0,
             expanded: 0,
+            lookups: 0,
             time_ms: 0.0,
             heuristic: args.search.heuristic.map_or("default", |h| h.kind().name()).to_string(),
             algorithm: settings.algorithm.to_string(),
@@ -108,6 +111,7 @@ impl Record {
                 r.tiles = Some(s.tiles.clone());
                 r.nodes = s.stats.generated;
                 r.expanded = s.stats.expanded;
+                r.lookups = s.stats.lookups;
                 r.time_ms = s.stats.elapsed.as_secs_f64() * 1e3;
                 if args.stats {
                     r.thresholds = Some(s.stats.thresholds.clone());
@@ -124,6 +128,7 @@ impl Record {
                     r.lower_bound = Some(*lower_bound);
                     r.nodes = stats.generated;
                     r.expanded = stats.expanded;
+                    r.lookups = stats.lookups;
                     r.time_ms = stats.elapsed.as_secs_f64() * 1e3;
                 } else {
                     r.status = "error";
@@ -212,6 +217,9 @@ pub(crate) fn stats_text(solution: &Solution, heuristic: &str, algorithm: Algori
     let _ = writeln!(s, "algorithm: {algorithm}");
     let _ = writeln!(s, "nodes expanded: {}", st.expanded);
     let _ = writeln!(s, "nodes generated: {}", st.generated);
+    if st.lookups > 0 {
+        let _ = writeln!(s, "database lookups: {}", st.lookups);
+    }
     if !st.thresholds.is_empty() {
         let _ = writeln!(s, "thresholds: {}", join(&st.thresholds));
     }

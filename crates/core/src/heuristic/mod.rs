@@ -72,6 +72,13 @@ pub trait Heuristic: Sync {
         self.h(state)
     }
 
+    /// How many table reads [`Heuristic::resolve`] will do for `state` (for statistics: the
+    /// lookups per node that a memory-bound search is judged by).
+    #[inline(always)]
+    fn pending_reads(&self, _state: &Self::State) -> u32 {
+        0
+    }
+
     /// Orders children with equal estimates (lower first) on a resolved state. A heuristic that
     /// takes the maximum of several estimates can return their sum: a child that more of them
     /// place near the goal is more often on a shortest path, so the last iteration finds the

@@ -579,6 +579,11 @@ impl<const CELLS: usize, const LOOKUPS: usize> Heuristic for PdbLookup<CELLS, LO
         n
     }
 
+    #[inline(always)]
+    fn pending_reads(&self, s: &Self::State) -> u32 {
+        s.stale.count_ones()
+    }
+
     /// The sum over the regular views' lookups: see [`Heuristic::tie_break`].
     #[inline]
     fn tie_break(&self, s: &Self::State) -> u32 {

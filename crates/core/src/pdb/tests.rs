@@ -373,3 +373,29 @@ fn incremental_steps_with_dual_lookups_match_init() {
         }
     }
 }
+
+/// IDA* counts the table reads: with one pattern and two views (no duals), every generated
+/// node but the root reads exactly its two entries, and dual views add reads.
+#[test]
+fn ida_counts_lookups() {
+    let canonical = Board::blank_first(Size::S3X3);
+    let table = table_for(&canonical, &[1, 2, 3, 4, 5, 6, 7, 8], &exact_table(&canonical));
+    let goal = Board::blank_last(Size::S3X3);
+    let start = Board::parse("8 6 7 2 5 4 3 0 1", None).unwrap();
+    let problem = crate::Problem::new(start, goal.clone()).unwrap();
+    let mut reads = Vec::new();
+    for dual in [false, true] {
+        let PdbHeuristic::Small(h) =
+            PdbHeuristic::new(&goal, vec![table.clone()], true, dual, "t").unwrap()
+        else {
+            panic!("a 3x3 set is small")
+        };
+        let sol = crate::ida(&problem, &h, &crate::Limits::default()).unwrap();
+        assert_eq!(sol.len(), 31);
+        if !dual {
+            assert_eq!(sol.stats.lookups, 2 * (sol.stats.generated - 1));
+        }
+        reads.push(sol.stats.lookups as f64 / sol.stats.generated as f64);
+    }
+    assert!(reads[1] > reads[0], "{reads:?}");
+}

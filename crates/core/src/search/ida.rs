@@ -105,6 +105,7 @@ pub(crate) fn ida_with<H: Heuristic>(
         stats.thresholds.push(bound);
         let outcome = iteration(&shared, &root, bound, threads);
         stats.expanded += outcome.expanded;
+        stats.lookups += outcome.lookups;
         stats.generated = shared.generated.load(Ordering::Relaxed);
         if let Some(moves) = outcome.found {
             stats.elapsed = t0.elapsed();
@@ -170,6 +171,8 @@ struct Outcome {
     stop: Option<LimitKind>,
     next_bound: u32,
     expanded: u64,
+    /// Table reads (see [`Stats::lookups`]).
+    lookups: u64,
 }
 
 /// One iteration with f-bound `bound`.
@@ -188,12 +191,14 @@ fn iteration<H: Heuristic>(
             stop: w.stop,
             next_bound: w.next_bound,
             expanded: w.expanded,
+            lookups: w.lookups,
         };
     }
     // Split: collect subtree roots in depth-first order, deepening until there are enough.
     let mut frontier = vec![root.clone()];
     let mut next_bound = u32::MAX;
     let mut expanded = 0;
+    let mut lookups = 0;
     let mut depth = 0;
     while frontier.len() < SUBTREES_PER_THREAD * threads && depth < 12 {
         let mut deeper = Vec::new();
@@ -203,6 +208,7 @@ fn iteration<H: Heuristic>(
         }
         splitter.publish();
         expanded += splitter.expanded;
+        lookups += splitter.lookups;
         next_bound = next_bound.min(splitter.next_bound);
         if deeper.is_empty() {
             break;
@@ -213,7 +219,7 @@ fn iteration<H: Heuristic>(
     let best = AtomicUsize::new(usize::MAX);
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, Vec<Dir>)>> = Mutex::new(Vec::new());
-    let totals = Mutex::new(Outcome { next_bound, expanded, ..Outcome::default() });
+    let totals = Mutex::new(Outcome { next_bound, expanded, lookups, ..Outcome::default() });
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
@@ -228,6 +234,7 @@ fn iteration<H: Heuristic>(
                     let flow = w.dfs(node.blank as usize, &node.state, node.h, node.g, node.fsm);
                     w.publish();
                     local.expanded += w.expanded;
+                    local.lookups += w.lookups;
                     local.next_bound = local.next_bound.min(w.next_bound);
                     match flow {
                         Flow::Found => {
@@ -247,6 +254,7 @@ fn iteration<H: Heuristic>(
                 }
                 if let Ok(mut t) = totals.lock() {
                     t.expanded += local.expanded;
+                    t.lookups += local.lookups;
                     t.next_bound = t.next_bound.min(local.next_bound);
                     t.stop = t.stop.or(local.stop);
                 }
@@ -280,6 +288,8 @@ struct Worker<'a, 's, H: Heuristic> {
     bound: u32,
     next_bound: u32,
     expanded: u64,
+    /// Table reads (see [`Stats::lookups`]).
+    lookups: u64,
     /// Nodes generated since the last publication to `shared.generated`.
     pending: u64,
     /// When `pending` reaches this, [`Worker::checkpoint`] runs.
@@ -312,6 +322,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             bound,
             next_bound: u32::MAX,
             expanded: 0,
+            lookups: 0,
             pending: 0,
             check_at: 0,
             stop: None,
@@ -443,7 +454,9 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             return Flow::Stop;
         }
         let kids = &mut self.levels[level][slot][..count];
-        let Some(hp) = settle(self.shared.h, kids, h, g, self.bound, &mut self.next_bound) else {
+        let Some(hp) =
+            settle(self.shared.h, kids, h, g, self.bound, &mut self.next_bound, &mut self.lookups)
+        else {
             return if self.raced() { Flow::Stop } else { Flow::Done };
         };
         if self.levels.len() == level + 1 {
@@ -513,7 +526,15 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         if self.count(count as u64) {
             return None;
         }
-        let hp = settle(self.shared.h, &mut kids[..count], h, g, self.bound, &mut self.next_bound)?;
+        let hp = settle(
+            self.shared.h,
+            &mut kids[..count],
+            h,
+            g,
+            self.bound,
+            &mut self.next_bound,
+            &mut self.lookups,
+        )?;
         Some((kids, count, hp))
     }
 
@@ -646,9 +667,11 @@ fn settle<H: Heuristic>(
     g: u32,
     bound: u32,
     next_bound: &mut u32,
+    lookups: &mut u64,
 ) -> Option<u32> {
     let mut hmax = 0;
     for kid in kids.iter_mut() {
+        *lookups += u64::from(hs.pending_reads(&kid.state));
         kid.h = hs.resolve(&mut kid.state);
         kid.tie = hs.tie_break(&kid.state);
         hmax = hmax.max(kid.h);

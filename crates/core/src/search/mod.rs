@@ -183,6 +183,9 @@ pub struct Stats {
     pub expanded: u64,
     /// Nodes generated (each child whose heuristic was computed, plus the root).
     pub generated: u64,
+    /// Table reads by the heuristic ([`Heuristic::pending_reads`](crate::Heuristic)); IDA* only,
+    /// 0 for heuristics without tables.
+    pub lookups: u64,
     /// IDA*: the f-bound of each iteration, in order.
     pub thresholds: Vec<u32>,
     /// Wall time.
