@@ -222,28 +222,16 @@ impl PdbHeuristic {
         }
         let dual_views = if duals.is_empty() { 0 } else { views.len() };
         let lookups = (views.len() + dual_views) * tables.len();
+        // One literal for both variants (they differ only in their const parameters).
+        macro_rules! lookup {
+            () => {
+                PdbLookup { size, name, tables, views, duals, dual_group, table_of, weights }
+            };
+        }
         if size.cells() <= 16 && lookups <= 12 {
-            Ok(PdbHeuristic::Small(PdbLookup {
-                size,
-                name,
-                tables,
-                views,
-                duals,
-                dual_group,
-                table_of,
-                weights,
-            }))
+            Ok(PdbHeuristic::Small(lookup!()))
         } else {
-            Ok(PdbHeuristic::Large(PdbLookup {
-                size,
-                name,
-                tables,
-                views,
-                duals,
-                dual_group,
-                table_of,
-                weights,
-            }))
+            Ok(PdbHeuristic::Large(lookup!()))
         }
     }
 

@@ -95,18 +95,7 @@ fn incremental_steps_match_init() {
         panic!("a 3x3 set with 2 lookups is small")
     };
     assert_eq!(h.lookups(), 2);
-    let mut b = goal.clone();
-    let mut s = h.init(b.cells());
-    for i in 0..500usize {
-        let d = Dir::ALL[(i * 7 + i / 3) % 4];
-        let blank = b.blank();
-        let Some(to) = d.neighbor(b.size(), blank) else { continue };
-        let tile = b.apply(d).unwrap();
-        s = h.step(&s, b.cells(), tile, to, blank);
-        let mut fresh = h.init(b.cells());
-        assert_eq!(h.resolve(&mut s), h.resolve(&mut fresh));
-        assert_eq!(s, fresh);
-    }
+    check_steps(&h, &goal, 500);
 }
 
 /// A table of `tiles` for `goal` whose entries are all 1 but the goal placement's (0): the
@@ -359,18 +348,7 @@ fn incremental_steps_with_dual_lookups_match_init() {
             panic!("a 3x3 set with 8 lookups is small")
         };
         assert_eq!(h.lookups(), 8);
-        let mut board = goal.clone();
-        let mut s = h.init(board.cells());
-        for i in 0..2000usize {
-            let d = Dir::ALL[(i * 7 + i / 3 + i / 11) % 4];
-            let blank = board.blank();
-            let Some(to) = d.neighbor(board.size(), blank) else { continue };
-            let tile = board.apply(d).unwrap();
-            s = h.step(&s, board.cells(), tile, to, blank);
-            let mut fresh = h.init(board.cells());
-            assert_eq!(h.resolve(&mut s), h.resolve(&mut fresh));
-            assert_eq!(s, fresh);
-        }
+        check_steps(&h, &goal, 2000);
     }
 }
 
