@@ -151,7 +151,7 @@ fn korf100_with_6_6_3_matches_published_lengths() {
     assert!(run.stderr.contains("100 solved, 0 failed"), "{}", run.stderr);
 }
 
-/// Every 10th of Korf's 100 with dual lookups (the default with the 6-6-3 set: 12 lookups per
+/// Every 10th of Korf's 100 with dual lookups (on by default; with 6-6-3, 12 lookups per
 /// position), and `--no-dual`: the published lengths, through the options' wiring.
 #[test]
 fn dual_lookups_keep_korf_lengths() {
