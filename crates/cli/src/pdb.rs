@@ -97,29 +97,33 @@ fn note(text: &str) {
     }
 }
 
-/// The strongest set serving `goal` in `dirs`, warning about damaged files on the way.
+/// The strongest set serving `goal` in `dirs` (the first folder's on a tie), warning about
+/// damaged files on the way. Sets are checked strongest first and only until one passes, so a
+/// start with 7-8 does not also hash the small sets beside it.
 fn find_set(dirs: &[PathBuf], goal: &Board, mode: LoadMode) -> Option<(PdbSet, PathBuf)> {
-    let mut best: Option<(PdbSet, PathBuf)> = None;
+    let mut candidates: Vec<(PdbSet, PathBuf)> = Vec::new();
     for dir in dirs {
         let scan = scan_dir(dir, mode);
         for (path, err) in &scan.errors {
             eprintln!("warning: ignoring {}: {}", path.display(), chain(err));
         }
-        for set in scan.sets.into_iter().filter(|s| s.serves(goal)) {
-            let stamped = set.entries() > VERIFY_ON_LOAD_MAX_ENTRIES;
-            if let Some((path, bad)) =
-                set.tables.iter().find_map(|t| check(t, stamped).err().map(|e| (t.path(), e)))
-            {
-                let file = path.map_or_else(|| dir.display(), Path::display);
-                eprintln!("warning: ignoring the {} set: {file}: {}", set.name, chain(&bad));
-                continue;
-            }
-            if best.as_ref().is_none_or(|(b, _)| set.entries() > b.entries()) {
-                best = Some((set, dir.clone()));
-            }
-        }
+        candidates
+            .extend(scan.sets.into_iter().filter(|s| s.serves(goal)).map(|s| (s, dir.clone())));
     }
-    best
+    // Stable: on equal strength the earlier folder stays first.
+    candidates.sort_by_key(|(set, _)| std::cmp::Reverse(set.entries()));
+    for (set, dir) in candidates {
+        let stamped = set.entries() > VERIFY_ON_LOAD_MAX_ENTRIES;
+        if let Some((path, bad)) =
+            set.tables.iter().find_map(|t| check(t, stamped).err().map(|e| (t.path(), e)))
+        {
+            let file = path.map_or_else(|| dir.display(), Path::display);
+            eprintln!("warning: ignoring the {} set: {file}: {}", set.name, chain(&bad));
+            continue;
+        }
+        return Some((set, dir));
+    }
+    None
 }
 
 /// An error and its causes on one line (`PdbError::Io` keeps the system's reason as its source).
