@@ -162,6 +162,7 @@ fn unpack(artifact: &Path, tmp: &Path, target: &str) -> anyhow::Result<u64> {
     );
     out.flush()?;
     out.sync_all().with_context(|| format!("cannot write {}", tmp.display()))?;
+    fifteen_core::pdb::uncache(&out);
     drop(out);
     let table = PdbTable::open(tmp, LoadMode::Mmap).context("the database does not load")?;
     table.verify().context("the database does not verify")?;

@@ -491,6 +491,7 @@ pub fn write_pdb_file(
         file.write_all(&head).map_err(io(&tmp))?;
         file.write_all(entries).map_err(io(&tmp))?;
         file.sync_all().map_err(io(&tmp))?;
+        super::table::uncache(&file);
         drop(file);
         fs::rename(&tmp, path).map_err(io(path))
     })();

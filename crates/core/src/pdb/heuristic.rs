@@ -413,8 +413,14 @@ impl<const CELLS: usize, const LOOKUPS: usize> PdbLookup<CELLS, LOOKUPS> {
         if group == u8::MAX {
             let mask = ((1u32 << (nv * np)) - 1) << base;
             s.stale &= !(mask as u16);
-            s.values[base..base + nv * np].fill(0);
-            s.index[base..base + nv * np].fill(0);
+            // Every slot from `base` on is a dual one (or unused, and zero already). A loop of
+            // fixed length, rather than a range fill, compiles to a few stores, not a call.
+            for (i, (v, x)) in s.values.iter_mut().zip(&mut s.index).enumerate() {
+                if i >= base {
+                    *v = 0;
+                    *x = 0;
+                }
+            }
             return;
         }
         let first = group as usize * nv;
@@ -451,6 +457,64 @@ impl<const CELLS: usize, const LOOKUPS: usize> PdbLookup<CELLS, LOOKUPS> {
                 .sum::<u32>()
         });
         sums.max()
+    }
+
+    /// Updates `n` for a move of `tile` from `from` to `to` (`after` is the board after it):
+    /// the index of the moved tile's pattern in each view, without re-ranking it.
+    ///
+    /// Updates the index of the moved tile's pattern in each view without re-ranking it.
+    ///
+    /// An index is `sum(digit[i] * weight[i])` where tile i's digit is its view cell minus the
+    /// pattern tiles ranked before it on lower cells. When tile `r` slides from view cell `a` to
+    /// `b`, only pattern tiles on the cells strictly between `a` and `b` change anything: those
+    /// ranked before `r` take one from `r`'s digit, those ranked after it gain or lose one in
+    /// their own. A move that is horizontal in the view has no cells between, a vertical one has
+    /// `width - 1`, so this costs a few operations instead of a rank per view.
+    #[inline(always)]
+    fn update(
+        &self,
+        n: &mut PdbState<CELLS, LOOKUPS>,
+        after: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) {
+        let np = self.tables.len();
+        let tile = tile as usize % MAX_CELLS;
+        for (v, view) in self.views.iter().enumerate() {
+            let me = view.tiles[tile];
+            if me.pattern == u8::MAX {
+                continue;
+            }
+            let slot = v * np + me.pattern as usize;
+            let a = view.cells[from % MAX_CELLS] as usize;
+            let b = view.cells[to % MAX_CELLS] as usize;
+            let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+            let mut before = 0i64;
+            let mut later = 0i64;
+            for c in lo + 1..hi {
+                let t = after[view.inv[c % MAX_CELLS] as usize] as usize % MAX_CELLS;
+                let other = view.tiles[t];
+                if other.pattern == me.pattern {
+                    if other.rank < me.rank {
+                        before += 1;
+                    } else {
+                        later += i64::from(other.weight);
+                    }
+                }
+            }
+            let delta = ((hi - lo) as i64 - before) * i64::from(me.weight) + later;
+            let delta = if a < b { delta } else { -delta };
+            n.index[slot] = (i64::from(n.index[slot]) + delta) as u32;
+            n.stale |= 1 << slot;
+        }
+        // The blank alternates between corner and other cells: a node whose blank was not on
+        // a dual cell has its dual slots clear already.
+        if !self.duals.is_empty()
+            && (self.dual_group[from] != u8::MAX || self.dual_group[to] != u8::MAX)
+        {
+            self.set_duals(n, after, from);
+        }
     }
 
     /// The table index of `pattern` seen through `view` for tiles on `pos`.
@@ -525,54 +589,25 @@ impl<const CELLS: usize, const LOOKUPS: usize> Heuristic for PdbLookup<CELLS, LO
         best
     }
 
-    /// Updates the index of the moved tile's pattern in each view without re-ranking it.
-    ///
-    /// An index is `sum(digit[i] * weight[i])` where tile i's digit is its view cell minus the
-    /// pattern tiles ranked before it on lower cells. When tile `r` slides from view cell `a` to
-    /// `b`, only pattern tiles on the cells strictly between `a` and `b` change anything: those
-    /// ranked before `r` take one from `r`'s digit, those ranked after it gain or lose one in
-    /// their own. A move that is horizontal in the view has no cells between, a vertical one has
-    /// `width - 1`, so this costs a few operations instead of a rank per view.
     #[inline]
     fn step(&self, s: &Self::State, after: &[u8], tile: u8, from: usize, to: usize) -> Self::State {
         let mut n = *s;
-        let np = self.tables.len();
-        let tile = tile as usize % MAX_CELLS;
-        for (v, view) in self.views.iter().enumerate() {
-            let me = view.tiles[tile];
-            if me.pattern == u8::MAX {
-                continue;
-            }
-            let slot = v * np + me.pattern as usize;
-            let a = view.cells[from % MAX_CELLS] as usize;
-            let b = view.cells[to % MAX_CELLS] as usize;
-            let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-            let mut before = 0i64;
-            let mut later = 0i64;
-            for c in lo + 1..hi {
-                let t = after[view.inv[c % MAX_CELLS] as usize] as usize % MAX_CELLS;
-                let other = view.tiles[t];
-                if other.pattern == me.pattern {
-                    if other.rank < me.rank {
-                        before += 1;
-                    } else {
-                        later += i64::from(other.weight);
-                    }
-                }
-            }
-            let delta = ((hi - lo) as i64 - before) * i64::from(me.weight) + later;
-            let delta = if a < b { delta } else { -delta };
-            n.index[slot] = (i64::from(n.index[slot]) + delta) as u32;
-            n.stale |= 1 << slot;
-        }
-        // The blank alternates between corner and other cells: a node whose blank was not on
-        // a dual cell has its dual slots clear already.
-        if !self.duals.is_empty()
-            && (self.dual_group[from] != u8::MAX || self.dual_group[to] != u8::MAX)
-        {
-            self.set_duals(&mut n, after, from);
-        }
+        self.update(&mut n, after, tile, from, to);
         n
+    }
+
+    #[inline(always)]
+    fn step_into(
+        &self,
+        s: &Self::State,
+        n: &mut Self::State,
+        after: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) {
+        *n = *s;
+        self.update(n, after, tile, from, to);
     }
 
     #[inline(always)]

@@ -177,9 +177,17 @@ fn prefetch(byte: &u8) {
     let _ = byte;
 }
 
-/// Maps `file` read-only, populating the page tables at once: one batched kernel call instead
-/// of a minor fault for every 4 KiB page the search touches (measured: Korf's 100 with 7-8 went
-/// from 1.1 s to 0.6 s of search in a fresh process).
+/// Maps `file` read-only, asking for 2 MiB pages, then populating the page tables at once.
+///
+/// - Populating is one batched kernel call instead of a minor fault for every 4 KiB page the
+///   search touches (measured: Korf's 100 with 7-8 went from 1.1 s to 0.6 s of search in a fresh
+///   process).
+/// - `MADV_HUGEPAGE` before populating lets Linux (with large page-cache folios, as on ext4
+///   since 6.x) read the file into 2 MiB folios and map them with 2 MiB entries, so that a
+///   random lookup no longer costs a page-table walk: the search runs about 15% faster, as
+///   fast as with [`LoadMode::Resident`], without copying the file. It takes effect when the
+///   pages are read from disk; pages already cached in small folios stay small, which is why the
+///   writers drop what they wrote from the cache ([`uncache`]).
 #[expect(unsafe_code)]
 fn map(file: &File) -> std::io::Result<Mmap> {
     // SAFETY: the map is read-only and we never create a mutable view of it. The remaining risk
@@ -187,5 +195,30 @@ fn map(file: &File) -> std::io::Result<Mmap> {
     // SIGBUS or change entries under us. Files are only ever published whole: pdb-gen and
     // `fifteen pdb install` write a temporary file, fsync it and rename it over the target, so
     // an existing file's inode is never modified in place.
+    let lazy = unsafe { memmap2::MmapOptions::new().map(file) }?;
+    #[cfg(target_os = "linux")]
+    {
+        // Only hints: without transparent huge pages the first changes nothing, and kernels
+        // before 5.14 lack the second, so they get a populating map instead.
+        let _ = lazy.advise(memmap2::Advice::HugePage);
+        if lazy.advise(memmap2::Advice::PopulateRead).is_ok() {
+            return Ok(lazy);
+        }
+    }
+    drop(lazy);
+    // SAFETY: as above.
     unsafe { memmap2::MmapOptions::new().populate().map(file) }
+}
+
+/// Drops a file that was just written and synced from the page cache (Linux; elsewhere
+/// nothing). Written pages stay cached in small folios, so a database read back at once would
+/// be mapped with 4 KiB pages; dropped, the next [`PdbTable::open`] reads it into 2 MiB folios
+/// (see `map`). Costs one read of the file from disk.
+pub fn uncache(file: &File) {
+    #[cfg(target_os = "linux")]
+    {
+        let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::DontNeed);
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = file;
 }

@@ -385,7 +385,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         }
         if H::LAZY {
             if self.levels.is_empty() {
-                let kid = Kid { dir: 0, to: 0, h: 0, tie: 0, fsm: 0, state: *state };
+                let kid = Kid { dir: 0, to: 0, h: 0, fsm: 0, state: *state };
                 self.levels.push([[kid; 4]; 4]);
             }
             let kids = &mut self.levels[0][0];
@@ -454,7 +454,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             return Flow::Stop;
         }
         let kids = &mut self.levels[level][slot][..count];
-        let Some(hp) =
+        let Some((hp, order)) =
             settle(self.shared.h, kids, h, g, self.bound, &mut self.next_bound, &mut self.lookups)
         else {
             return if self.raced() { Flow::Stop } else { Flow::Done };
@@ -465,19 +465,23 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         }
         let mut grand_count = [0; 4];
         let (done, next) = self.levels.split_at_mut(level + 1);
-        let kids = &done[level][slot][..count];
-        for ((kid, grand), n) in kids.iter().zip(&mut next[0]).zip(&mut grand_count) {
+        let kids = &done[level][slot];
+        for &i in &order[..count] {
+            let i = i as usize % 4;
+            let kid = &kids[i];
             if g + 1 + kid.h.max(hp.saturating_sub(1)) > self.bound {
                 continue;
             }
             let to = kid.to as usize;
             self.cells[blank] = self.cells[to];
             self.cells[to] = 0;
-            *n = step_kids(self.shared, &mut self.cells, to, &kid.state, kid.fsm, grand);
+            grand_count[i] =
+                step_kids(self.shared, &mut self.cells, to, &kid.state, kid.fsm, &mut next[0][i]);
             self.cells[to] = self.cells[blank];
             self.cells[blank] = 0;
         }
-        for (i, &n) in grand_count.iter().enumerate().take(count) {
+        for &i in &order[..count] {
+            let i = i as usize % 4;
             let kid = &self.levels[level][slot][i];
             let (kid_h, to, d) = (kid.h, kid.to as usize, kid.dir as usize);
             let hc = kid_h.max(hp.saturating_sub(1));
@@ -493,7 +497,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             if hc == 0 && self.is_goal() {
                 return Flow::Found;
             }
-            match self.expand_lazy(to, hc, g + 1, (level + 1, i), n) {
+            match self.expand_lazy(to, hc, g + 1, (level + 1, i), grand_count[i]) {
                 Flow::Found => return Flow::Found,
                 Flow::Stop => return Flow::Stop,
                 Flow::Done => {}
@@ -521,12 +525,12 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         fsm: u32,
     ) -> Option<Kids<H::State>> {
         self.expanded += 1;
-        let mut kids = [Kid { dir: 0, to: 0, h: 0, tie: 0, fsm: 0, state: *state }; 4];
+        let mut kids = [Kid { dir: 0, to: 0, h: 0, fsm: 0, state: *state }; 4];
         let count = step_kids(self.shared, &mut self.cells, blank, state, fsm, &mut kids);
         if self.count(count as u64) {
             return None;
         }
-        let hp = settle(
+        let (hp, order) = settle(
             self.shared.h,
             &mut kids[..count],
             h,
@@ -535,7 +539,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             &mut self.next_bound,
             &mut self.lookups,
         )?;
-        Some((kids, count, hp))
+        Some(Kids { kids, order, count, hp })
     }
 
     /// Appends the children of `node` within the bound to `out`, in search order (for
@@ -549,10 +553,13 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         let (blank, g) = (node.blank as usize, node.g);
         let hs = self.shared.h;
         if H::LAZY {
-            let Some((kids, count, hp)) = self.kids(blank, &node.state, node.h, g, node.fsm) else {
+            let Some(Kids { kids, order, count, hp }) =
+                self.kids(blank, &node.state, node.h, g, node.fsm)
+            else {
                 return;
             };
-            for kid in &kids[..count] {
+            for &i in &order[..count] {
+                let kid = &kids[i as usize % 4];
                 let hc = kid.h.max(hp.saturating_sub(1));
                 if g + 1 + hc > self.bound {
                     self.note(g + 1 + hc);
@@ -606,8 +613,14 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
     }
 }
 
-/// The children of a node (the first `.1` of them), and the parent's estimate after BPMX.
-type Kids<S> = ([Kid<S>; 4], usize, u32);
+/// The children of a node, resolved: the first `count` of `kids`, to be searched in `order`,
+/// and the parent's estimate after BPMX.
+struct Kids<S> {
+    kids: [Kid<S>; 4],
+    order: [u8; 4],
+    count: usize,
+    hp: u32,
+}
 
 /// A child being considered.
 #[derive(Clone, Copy)]
@@ -615,8 +628,6 @@ struct Kid<S> {
     dir: u8,
     to: u8,
     h: u32,
-    /// [`Heuristic::tie_break`], for ordering children of equal `h`.
-    tie: u32,
     fsm: u32,
     state: S,
 }
@@ -646,19 +657,26 @@ fn step_kids<H: Heuristic>(
         let tile = cells[to];
         cells[blank] = tile;
         cells[to] = 0;
-        let child = hs.step(state, &cells[..n], tile, to, blank);
+        // At most four moves, so `count` stays below 4.
+        let kid = &mut kids[count % 4];
+        kid.dir = d as u8;
+        kid.to = to as u8;
+        kid.fsm = kid_fsm;
+        hs.step_into(state, &mut kid.state, &cells[..n], tile, to, blank);
         cells[to] = tile;
         cells[blank] = 0;
-        hs.prefetch(&child);
-        kids[count] = Kid { dir: d as u8, to: to as u8, h: 0, tie: 0, fsm: kid_fsm, state: child };
         count += 1;
+    }
+    for kid in &kids[..count] {
+        hs.prefetch(&kid.state);
     }
     count
 }
 
-/// Reads the entries of the stepped `kids` of a node with estimate `h` at depth `g`, applies
-/// BPMX and sorts them cheapest first; returns the node's raised estimate, or `None` (after
-/// noting its f in `next_bound`) if that puts the node over `bound`.
+/// Reads the entries of the stepped `kids` of a node with estimate `h` at depth `g` and applies
+/// BPMX; returns the node's raised estimate and the order to search the kids in (cheapest
+/// first), or `None` (after noting its f in `next_bound`) if that puts the node over `bound`.
+/// The kids stay where they are: sorting their indices moves a byte each instead of a state.
 #[inline(always)]
 fn settle<H: Heuristic>(
     hs: &H,
@@ -668,26 +686,29 @@ fn settle<H: Heuristic>(
     bound: u32,
     next_bound: &mut u32,
     lookups: &mut u64,
-) -> Option<u32> {
+) -> Option<(u32, [u8; 4])> {
     let mut hmax = 0;
-    for kid in kids.iter_mut() {
+    // Sort keys: estimate, then tie-break, then the fixed direction order (the index).
+    let mut keys = [u64::MAX; 4];
+    for ((i, kid), key) in kids.iter_mut().enumerate().zip(&mut keys) {
         *lookups += u64::from(hs.pending_reads(&kid.state));
-        kid.h = hs.resolve(&mut kid.state);
-        kid.tie = hs.tie_break(&kid.state);
-        hmax = hmax.max(kid.h);
+        let kid_h = hs.resolve(&mut kid.state);
+        kid.h = kid_h;
+        hmax = hmax.max(kid_h);
+        *key = u64::from(kid_h) << 40 | u64::from(hs.tie_break(&kid.state)) << 8 | i as u64;
     }
     let hp = h.max(hmax.saturating_sub(1));
     if g + hp > bound {
         *next_bound = (*next_bound).min(g + hp);
         return None;
     }
-    // Insertion sort by estimate; equal estimates keep the fixed direction order.
-    for i in 1..kids.len() {
+    // Insertion sort of at most four keys.
+    for i in 1..kids.len().min(4) {
         let mut j = i;
-        while j > 0 && (kids[j - 1].h, kids[j - 1].tie) > (kids[j].h, kids[j].tie) {
-            kids.swap(j - 1, j);
+        while j > 0 && keys[j - 1] > keys[j] {
+            keys.swap(j - 1, j);
             j -= 1;
         }
     }
-    Some(hp)
+    Some((hp, keys.map(|k| k as u8)))
 }
