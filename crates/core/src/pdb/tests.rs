@@ -111,6 +111,14 @@ fn dummy_table(goal: &Board, tiles: &[u8]) -> Arc<PdbTable> {
 
 /// A walk of `steps` pseudo-random moves from `goal`, checking after each that the stepped
 /// state (indices updated without re-ranking) equals the state computed from scratch.
+/// A state unrelated to the walk's (that of the board with its tiles reversed), for
+/// [`Heuristic::step_into`] to overwrite.
+fn fresh_slot<H: Heuristic>(h: &H, cells: &[u8]) -> H::State {
+    let mut other = cells.to_vec();
+    other.reverse();
+    h.init(&other)
+}
+
 fn check_steps<H: Heuristic>(h: &H, goal: &Board, steps: usize)
 where
     H::State: PartialEq + std::fmt::Debug,
@@ -126,7 +134,11 @@ where
         let blank = b.blank();
         let Some(to) = d.neighbor(b.size(), blank) else { continue };
         let tile = b.apply(d).unwrap();
+        // The in-place step, into a slot holding another state, agrees with the copying one.
+        let mut into = fresh_slot(h, b.cells());
+        h.step_into(&s, &mut into, b.cells(), tile, to, blank);
         s = h.step(&s, b.cells(), tile, to, blank);
+        assert_eq!(into, s);
         let mut fresh = h.init(b.cells());
         assert_eq!(h.resolve(&mut s), h.resolve(&mut fresh));
         assert_eq!(s, fresh);

@@ -702,13 +702,12 @@ fn settle<H: Heuristic>(
         *next_bound = (*next_bound).min(g + hp);
         return None;
     }
-    // Insertion sort of at most four keys.
-    for i in 1..kids.len().min(4) {
-        let mut j = i;
-        while j > 0 && keys[j - 1] > keys[j] {
-            keys.swap(j - 1, j);
-            j -= 1;
-        }
+    // A sorting network of four (unused keys are the largest): branch-free compare-exchanges,
+    // since which child is cheaper is data the branch predictor cannot guess.
+    for (a, b) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+        let (x, y) = (keys[a], keys[b]);
+        keys[a] = x.min(y);
+        keys[b] = x.max(y);
     }
     Some((hp, keys.map(|k| k as u8)))
 }
