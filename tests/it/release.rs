@@ -73,6 +73,8 @@ fn dist_then_install_into_an_empty_folder_then_solve() {
     assert_eq!(run.code, 0, "{run:?}");
     assert!(run.stdout.starts_with("length: 57 (proven optimal)"), "{}", run.stdout);
     assert!(run.stderr.contains("using pattern databases 4x4-6-6-3"), "{}", run.stderr);
+    // The note says how the tables are held (and on Linux how much in 2 MiB pages).
+    assert!(run.stderr.contains(" (mmap"), "{}", run.stderr);
 
     // Installing the same artifacts again (one by one this time) is harmless.
     let one = out.join("fifteen-pdb-v1-4x4-6-6-3.p2.pdb.zst");

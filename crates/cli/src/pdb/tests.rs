@@ -1,12 +1,13 @@
-//! Verification stamps and the folder lock.
+//! Verification stamps, the folder lock, and the note on how a set is held.
 
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use fifteen_core::pdb::{LoadMode, PdbMeta, PdbTable, write_pdb_file};
+use fifteen_core::pdb::{LoadMode, PdbMeta, PdbSet, PdbTable, encode, write_pdb_file};
 use fifteen_core::{Board, Size};
 use pdb_gen::{BuildOptions, build_pattern};
 
-use super::{DirLock, check, stamp_path};
+use super::{DirLock, check, residency, stamp_path};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("fifteen-cli-{name}-{}", std::process::id()));
@@ -66,5 +67,34 @@ fn the_folder_lock_is_exclusive_and_released_on_drop() {
     assert!(matches!(other.try_lock(), Err(std::fs::TryLockError::WouldBlock)));
     drop(lock);
     assert!(other.try_lock().is_ok());
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn the_note_gives_the_load_mode_and_the_share_in_huge_pages_when_known() {
+    let size = Size::new(3, 2).expect("a size");
+    let goal = Board::blank_first(size);
+    let entries = build_pattern(size, &goal, &[1, 2, 3], &BuildOptions::default()).expect("built");
+    // Tables in a `Vec` have no figure: the mode only.
+    let bytes = encode(&goal, &[1, 2, 3], &PdbMeta::default(), &entries).expect("encoded");
+    let table = PdbTable::from_vec(bytes).expect("loads");
+    let set = PdbSet { name: "custom".into(), tables: vec![Arc::new(table)] };
+    assert_eq!(residency(&set, LoadMode::Resident), "resident");
+    // Opened from a file on Linux, the share is known (0% for so small a file).
+    let dir = scratch("residency");
+    let path = dir.join("t.pdb");
+    write_pdb_file(&path, &goal, &[1, 2, 3], &PdbMeta::default(), &entries).expect("written");
+    for (mode, name) in [(LoadMode::Mmap, "mmap"), (LoadMode::Resident, "resident")] {
+        let table = PdbTable::open(&path, mode).expect("loads");
+        let set = PdbSet { name: "custom".into(), tables: vec![Arc::new(table)] };
+        let text = residency(&set, mode);
+        if cfg!(target_os = "linux") {
+            let share = text.strip_prefix(&format!("{name}, ")).expect(&text);
+            let percent = share.strip_suffix("% in 2 MiB pages").expect(&text);
+            assert!(percent.parse::<u8>().is_ok_and(|p| p <= 100), "{text}");
+        } else {
+            assert_eq!(text, name);
+        }
+    }
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
