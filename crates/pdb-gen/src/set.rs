@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use fifteen_core::pdb::{Pdb, PdbError, PdbMeta, placements, write_pdb_file};
+use fifteen_core::pdb::{Pdb, PdbError, PdbMeta, placements, uncache, write_pdb_file};
 use fifteen_core::{Board, Size};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -93,6 +93,11 @@ pub fn build_set(
         let bytes =
             std::fs::read(&path).map_err(|source| PdbError::Io { path: path.clone(), source })?;
         let max = Pdb::from_bytes(&bytes).and_then(|pdb| pdb.verify().map(|()| pdb.max_value()))?;
+        // That read cached the file again in small pages; drop them, so that the solver's first
+        // map reads it into 2 MiB pages (see `fifteen_core::pdb::uncache`).
+        if let Ok(file) = std::fs::File::open(&path) {
+            uncache(&file);
+        }
         written.push(Written { path, bytes: bytes.len() as u64, elapsed: took.elapsed(), max });
     }
     Ok(written)
