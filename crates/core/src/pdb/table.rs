@@ -147,7 +147,7 @@ impl PdbTable {
     /// memory-mapped file, `AnonHugePages` for [`LoadMode::Resident`]), read from
     /// `/proc/self/smaps`.
     ///
-    /// Random lookups are faster in 2 MiB pages (a search about 15%, see `map`), and whether the
+    /// Random lookups are faster in 2 MiB pages (a search 15-25%, see `map`), and whether the
     /// kernel used them depends on things outside our control (transparent huge pages off, the
     /// file already cached in small folios, a file system without large folios), so this tells
     /// a user why a solve is slow and a benchmark which random-lookup limit applies.
@@ -240,7 +240,7 @@ fn prefetch(byte: &u8) {
 ///   process).
 /// - `MADV_HUGEPAGE` before populating lets Linux (with large page-cache folios, as on ext4
 ///   since 6.x) read the file into 2 MiB folios and map them with 2 MiB entries, so that a
-///   random lookup no longer costs a page-table walk: the search runs about 15% faster, as
+///   random lookup no longer costs a page-table walk: the search runs 15-25% faster, as
 ///   fast as with [`LoadMode::Resident`], without copying the file. It takes effect when the
 ///   pages are read from disk; pages already cached in small folios stay small, which is why the
 ///   writers drop what they wrote from the cache ([`uncache`]).
