@@ -53,7 +53,11 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
     if !status.success() {
         bail!("the release build failed");
     }
-    let bin = root.join("target/release");
+    // Where cargo just built them: `CARGO_TARGET_DIR` if set (relative to the root), else
+    // `target/`.
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |d| root.join(d));
+    let bin = target.join("release");
     machine();
     if opts.build {
         builds(&bin.join("pdb-gen"))?;
