@@ -702,11 +702,15 @@ impl<const CELLS: usize, const LOOKUPS: usize> Heuristic for PdbLookup<CELLS, LO
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn resolve(&self, s: &mut Self::State) -> u32 {
-        while s.stale != 0 {
-            let slot = s.stale.trailing_zeros() as usize;
-            s.stale &= s.stale - 1;
+        // The bits in a local: written back each round, the next round's test waited on
+        // the store (the byte store of the value may alias it, as far as the compiler knows).
+        let mut stale = s.stale;
+        s.stale = 0;
+        while stale != 0 {
+            let slot = stale.trailing_zeros() as usize;
+            stale &= stale - 1;
             s.values[slot] = self.tables[self.table_of[slot] as usize].get(s.index[slot] as u64);
         }
         self.h(s)
