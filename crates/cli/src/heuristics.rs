@@ -24,7 +24,7 @@ fn build(
     let cells = goal.size().cells();
     match kind {
         HeuristicKind::Pdb => match pdb::load(goal, opts)? {
-            Found::Heuristic(h) => Ok(h),
+            Found::Heuristic(h) => Ok(*h),
             Found::BuildFailed(why) => {
                 eprintln!("warning: {why}; using linear-conflict instead");
                 build(HeuristicKind::LinearConflict, goal, opts, false)

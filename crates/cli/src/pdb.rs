@@ -252,8 +252,9 @@ impl DirLock {
 
 /// What looking for a database heuristic found.
 pub(crate) enum Found {
-    /// A set serving the goal.
-    Heuristic(AnyHeuristic),
+    /// A set serving the goal (boxed: the database heuristic carries a few hundred bytes of
+    /// per-view tables inline, the other variants a string).
+    Heuristic(Box<AnyHeuristic>),
     /// None is present and building one failed (read-only or full folder, ...): the caller
     /// answers with another heuristic and says so.
     BuildFailed(String),
@@ -281,7 +282,7 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
             dir.display(),
             residency(&set, mode)
         ));
-        return Ok(Found::Heuristic(AnyHeuristic::Pdb(h)));
+        return Ok(Found::Heuristic(Box::new(AnyHeuristic::Pdb(h))));
     }
     let size = goal.size();
     let searched: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
@@ -324,7 +325,7 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
             dir.display(),
             residency(&set, mode)
         ));
-        return Ok(Found::Heuristic(AnyHeuristic::Pdb(h)));
+        return Ok(Found::Heuristic(Box::new(AnyHeuristic::Pdb(h))));
     }
     eprintln!(
         "no pattern database found; building the {} set into {} (once, a few seconds)",
@@ -348,7 +349,7 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
                 ""
             };
             note(&format!("built {} in {}{hint}", set.name, dir.display()));
-            Ok(Found::Heuristic(AnyHeuristic::Pdb(h)))
+            Ok(Found::Heuristic(Box::new(AnyHeuristic::Pdb(h))))
         }
         None => Ok(Found::BuildFailed(format!(
             "the {} databases just built in {} do not load",

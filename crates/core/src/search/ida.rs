@@ -23,6 +23,14 @@
 //!   Children are then searched cheapest first, which finds the answer sooner in the last
 //!   iteration.
 //!
+//! Tried on the stepping of children and not kept (time after / before, 7-8 databases, see
+//! `pdb/heuristic.rs` for what was kept): the moves to make as a bit set, one loop over its
+//! bits instead of a test per direction (1.035); each child prefetched as soon as it is
+//! stepped rather than after its siblings (1.00); the automaton's row read when a child is
+//! stepped and kept in the child, off the path of its own children's steps (1.025); children
+//! aligned to cache lines (1.00); the automaton's table in `u16` (half of its 155 KB; 0.99 and
+//! 1.00); `prefetchnta` instead of `prefetcht0` (1.01).
+//!
 //! **Duplicate paths.** Each node carries the state of a finite-state machine over the moves
 //! from the root ([`Fsm`], Taylor & Korf 1993): a move that completes a string with a no longer,
 //! no less legal twin (an undo, or for example twice round a 2x2 square) is not generated. This
