@@ -474,12 +474,15 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         let mut grand_count = [0; 4];
         let (done, next) = self.levels.split_at_mut(level + 1);
         let kids = &done[level][slot];
-        for &i in &order[..count] {
+        // The children within the bound come first in the order (it sorts by estimate, and
+        // BPMX raises every estimate to the same floor): count them rather than test each in
+        // each loop, a branch on data the predictor cannot guess.
+        let floor = hp.saturating_sub(1);
+        let bound = self.bound;
+        let within = kids.iter().take(count).filter(|k| g + 1 + k.h.max(floor) <= bound).count();
+        for &i in &order[..within] {
             let i = i as usize % 4;
             let kid = &kids[i];
-            if g + 1 + kid.h.max(hp.saturating_sub(1)) > self.bound {
-                continue;
-            }
             let to = kid.to as usize;
             self.cells[blank] = self.cells[to];
             self.cells[to] = 0;
@@ -488,16 +491,16 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             self.cells[to] = self.cells[blank];
             self.cells[blank] = 0;
         }
-        for &i in &order[..count] {
+        if within < count {
+            // The cheapest child beyond the bound sets the next bound (its f is the least).
+            let kid = &self.levels[level][slot][order[within] as usize % 4];
+            self.note(g + 1 + kid.h.max(floor));
+        }
+        for &i in &order[..within] {
             let i = i as usize % 4;
             let kid = &self.levels[level][slot][i];
             let (kid_h, to, d) = (kid.h, kid.to as usize, kid.dir as usize);
-            let hc = kid_h.max(hp.saturating_sub(1));
-            let f = g + 1 + hc;
-            if f > self.bound {
-                self.note(f);
-                continue;
-            }
+            let hc = kid_h.max(floor);
             let tile = self.cells[to];
             self.cells[blank] = tile;
             self.cells[to] = 0;
