@@ -72,7 +72,12 @@
 //! `step_into` copying field by field with the stale bits cleared, so that a child's indices
 //! and prefetches do not wait for the stores of the parent's values (0.99); the fields that
 //! `update` reads hoisted into locals (0.985); the heuristic's fields as boxed slices (1.02,
-//! a layout effect).
+//! a layout effect); the dual slots cleared by masks at every step instead of behind a branch
+//! on whether the blank left a corner (1.09).
+//!
+//! Before those, stepping children in place (`step_into`; a state built in a local and then
+//! copied whole was read back wide over narrow stores, which the processor cannot forward) and
+//! searching children in a sorted order of their slots instead of moving them: 0.93 - 0.97.
 
 use std::sync::Arc;
 
