@@ -83,7 +83,7 @@ use std::sync::Arc;
 
 use super::rank::{self, rank_cells};
 use super::set::PdbSetError as PdbError;
-use super::table::PdbTable;
+use super::table::{Entries, PdbTable};
 use crate::board::{Board, MAX_CELLS, MAX_SIDE, Size};
 use crate::heuristic::Heuristic;
 
@@ -200,8 +200,9 @@ pub struct PdbLookup<const CELLS: usize, const LOOKUPS: usize> {
     duals: Vec<DualView>,
     /// `dual_group[b]`: which group of `duals` serves a blank on cell `b`, or `u8::MAX`.
     dual_group: [u8; MAX_CELLS],
-    /// The table of each lookup slot (`slot % patterns`, without a division per lookup).
-    table_of: [u8; MAX_LOOKUPS],
+    /// The entries of each lookup slot's table (`tables[slot % patterns]`): one load from the
+    /// slot to the address, instead of a chain through the table's `Arc` and storage.
+    entries: Vec<Entries>,
     /// `steps[(v * CELLS + from) * CELLS + to]`: where a tile sliding from `from` to `to` goes
     /// in view `v` (see [`Step`]).
     steps: Vec<Step>,
@@ -253,10 +254,6 @@ impl PdbHeuristic {
         let (views, tables) = views(goal, tables, reflect)?;
         let size = goal.size();
         let name = name.into();
-        let mut table_of = [0u8; MAX_LOOKUPS];
-        for (slot, t) in table_of.iter_mut().enumerate() {
-            *t = (slot % tables.len()) as u8;
-        }
         let mut duals = Vec::new();
         let mut dual_group = [u8::MAX; MAX_CELLS];
         // Without room for twice the lookups (large sets on large boards), no dual lookups.
@@ -265,6 +262,7 @@ impl PdbHeuristic {
         }
         let dual_views = if duals.is_empty() { 0 } else { views.len() };
         let lookups = (views.len() + dual_views) * tables.len();
+        let entries = (0..lookups).map(|slot| Entries::new(&tables[slot % tables.len()])).collect();
         // One literal for both variants (they differ only in their const parameters).
         macro_rules! lookup {
             ($cells:literal) => {{
@@ -277,7 +275,7 @@ impl PdbHeuristic {
                     views,
                     duals,
                     dual_group,
-                    table_of,
+                    entries,
                     steps,
                     contrib,
                     gap,
@@ -726,7 +724,7 @@ impl<const CELLS: usize, const LOOKUPS: usize> Heuristic for PdbLookup<CELLS, LO
         while stale != 0 {
             let slot = stale.trailing_zeros() as usize;
             stale &= stale - 1;
-            self.tables[self.table_of[slot] as usize].prefetch(s.index[slot] as u64);
+            self.entries[slot].prefetch(s.index[slot] as u64);
         }
     }
 
@@ -739,7 +737,7 @@ impl<const CELLS: usize, const LOOKUPS: usize> Heuristic for PdbLookup<CELLS, LO
         while stale != 0 {
             let slot = stale.trailing_zeros() as usize;
             stale &= stale - 1;
-            s.values[slot] = self.tables[self.table_of[slot] as usize].get(s.index[slot] as u64);
+            s.values[slot] = self.entries[slot].get(s.index[slot] as u64);
         }
         self.h(s)
     }

@@ -215,6 +215,59 @@ fn read_resident(path: &Path, len: u64) -> std::io::Result<Mmap> {
     Ok(memory)
 }
 
+/// A table's entries as a pointer and a length, for the search's lookups: reading an entry
+/// through one of these is one load for the address instead of a chain through the table's
+/// `Arc` and storage (measured: see `pdb/heuristic.rs`, "Speed"). It holds a reference to the
+/// table, so the entries outlive it.
+#[derive(Clone, Debug)]
+pub(crate) struct Entries {
+    ptr: std::ptr::NonNull<u8>,
+    len: usize,
+    _table: std::sync::Arc<PdbTable>,
+}
+
+// SAFETY: an `Entries` only reads the immutable bytes of a table it keeps alive, which `PdbTable`
+// (which is `Send + Sync`) shares between threads too.
+#[expect(unsafe_code)]
+unsafe impl Send for Entries {}
+// SAFETY: as for `Send`: shared reads of immutable bytes.
+#[expect(unsafe_code)]
+unsafe impl Sync for Entries {}
+
+impl Entries {
+    /// The entries of `table`.
+    pub(crate) fn new(table: &std::sync::Arc<PdbTable>) -> Entries {
+        let entries = table.entries();
+        Entries {
+            ptr: std::ptr::NonNull::from(entries).cast::<u8>(),
+            len: entries.len(),
+            _table: std::sync::Arc::clone(table),
+        }
+    }
+
+    /// The entry at `index` (panics if out of range, like [`PdbTable::get`]).
+    #[inline(always)]
+    #[expect(unsafe_code)]
+    pub(crate) fn get(&self, index: u64) -> u8 {
+        let i = index as usize;
+        assert!(i < self.len, "table index out of range");
+        // SAFETY: `ptr` points to the `len` entries of the table held in `_table`, whose bytes
+        // (a `Vec`'s buffer or a map) never move or change while it lives; `i < len`.
+        unsafe { self.ptr.as_ptr().add(i).read() }
+    }
+
+    /// Hints the processor to start loading entry `index` (nothing if out of range).
+    #[inline(always)]
+    #[expect(unsafe_code)]
+    pub(crate) fn prefetch(&self, index: u64) {
+        let i = index as usize;
+        if i < self.len {
+            // SAFETY: as in `get`: `i < len`, so the entry is live and in bounds.
+            prefetch(unsafe { &*self.ptr.as_ptr().add(i) });
+        }
+    }
+}
+
 /// Starts loading the cache line holding `byte`.
 #[inline(always)]
 #[cfg_attr(target_arch = "x86_64", expect(unsafe_code))]
