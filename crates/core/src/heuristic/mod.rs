@@ -89,6 +89,26 @@ pub trait Heuristic: Sync {
         self.h(state)
     }
 
+    /// The deferred reads of `state` as bits (at most 16), for a search that does the reads
+    /// of several states in one loop ([`Heuristic::prefetch_slot`], [`Heuristic::read_slot`],
+    /// then [`Heuristic::resolve`] after [`Heuristic::clear_pending`]). None by default.
+    #[inline(always)]
+    fn pending(&self, _state: &Self::State) -> u16 {
+        0
+    }
+
+    /// [`Heuristic::prefetch`] for one bit of [`Heuristic::pending`].
+    #[inline(always)]
+    fn prefetch_slot(&self, _state: &Self::State, _slot: usize) {}
+
+    /// Does the read of one bit of [`Heuristic::pending`] (leaving the bit set).
+    #[inline(always)]
+    fn read_slot(&self, _state: &mut Self::State, _slot: usize) {}
+
+    /// Marks every deferred read of `state` done.
+    #[inline(always)]
+    fn clear_pending(&self, _state: &mut Self::State) {}
+
     /// How many table reads [`Heuristic::resolve`] will do for `state` (for statistics: the
     /// lookups per node that a memory-bound search is judged by).
     #[inline(always)]

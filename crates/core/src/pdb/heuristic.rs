@@ -729,6 +729,27 @@ impl<const CELLS: usize, const LOOKUPS: usize> Heuristic for PdbLookup<CELLS, LO
     }
 
     #[inline(always)]
+    fn pending(&self, s: &Self::State) -> u16 {
+        s.stale
+    }
+
+    #[inline(always)]
+    fn prefetch_slot(&self, s: &Self::State, slot: usize) {
+        self.entries[slot % LOOKUPS].prefetch(u64::from(s.index[slot % LOOKUPS]));
+    }
+
+    #[inline(always)]
+    fn read_slot(&self, s: &mut Self::State, slot: usize) {
+        s.values[slot % LOOKUPS] =
+            self.entries[slot % LOOKUPS].get(u64::from(s.index[slot % LOOKUPS]));
+    }
+
+    #[inline(always)]
+    fn clear_pending(&self, s: &mut Self::State) {
+        s.stale = 0;
+    }
+
+    #[inline(always)]
     fn resolve(&self, s: &mut Self::State) -> u32 {
         // The bits in a local: written back each round, the next round's test waited on
         // the store (the byte store of the value may alias it, as far as the compiler knows).

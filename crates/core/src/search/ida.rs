@@ -710,8 +710,19 @@ fn settle<H: Heuristic>(
     let mut hmax = 0;
     // Sort keys: estimate, then tie-break, then the fixed direction order (the index).
     let mut keys = [u64::MAX; 4];
-    for ((i, kid), key) in kids.iter_mut().enumerate().zip(&mut keys) {
+    // All the children's reads in one loop (see `step_kids`), then their estimates.
+    let mut all = 0u64;
+    for (i, kid) in kids.iter().enumerate() {
         *lookups += u64::from(hs.pending_reads(&kid.state));
+        all |= u64::from(hs.pending(&kid.state)) << (16 * i);
+    }
+    while all != 0 {
+        let bit = all.trailing_zeros() as usize;
+        all &= all - 1;
+        hs.read_slot(&mut kids[(bit / 16) % 4].state, bit % 16);
+    }
+    for ((i, kid), key) in kids.iter_mut().enumerate().zip(&mut keys) {
+        hs.clear_pending(&mut kid.state);
         let kid_h = hs.resolve(&mut kid.state);
         kid.h = kid_h;
         hmax = hmax.max(kid_h);
