@@ -64,6 +64,7 @@
 //! | `update` branch-free: per-view move and contribution tables    | 0.85 - 0.86 | 172 M -> 178 M |
 //! | then `resolve` inlined, stale bits in a local (no reload)      | 0.92 - 0.95 | 178 M -> 175 M |
 //! | both (8.7 -> 10.8 M nodes/s)                                   | 0.80 - 0.83 | 172 M -> 175 M |
+//! | then each slot's entries as a pointer and length (`Entries`)   | 0.96 - 0.98 |                |
 //!
 //! Tried and not kept (time after / before on top of the kept changes, within noise or
 //! worse): dual ranks as a sum of digit times place value instead of Horner's chain (1.00,
@@ -73,7 +74,11 @@
 //! and prefetches do not wait for the stores of the parent's values (0.99); the fields that
 //! `update` reads hoisted into locals (0.985); the heuristic's fields as boxed slices (1.02,
 //! a layout effect); the dual slots cleared by masks at every step instead of behind a branch
-//! on whether the blank left a corner (1.09).
+//! on whether the blank left a corner (1.09); then, on top of `Entries` (the lookup's address
+//! one load from the slot, instead of through `tables[table_of[slot]]`, its `Arc` and its
+//! storage): the dual slots prefetched in `set_duals` as they are computed and `prefetch` over
+//! the regular slots only, a loop of fixed length for 7-8 (1.00); the dual test in `update`
+//! as one branch (`dual_group[from] & dual_group[to]`) instead of two (1.005).
 //!
 //! Before those, stepping children in place (`step_into`; a state built in a local and then
 //! copied whole was read back wide over narrow stores, which the processor cannot forward) and
