@@ -90,16 +90,14 @@ pub trait Heuristic: Sync {
     }
 
     /// The deferred reads of `state` as bits (at most 16), for a search that does the reads
-    /// of several states in one loop ([`Heuristic::prefetch_slot`], [`Heuristic::read_slot`],
-    /// then [`Heuristic::resolve`] after [`Heuristic::clear_pending`]). None by default.
+    /// of several states in one loop ([`Heuristic::read_slot`] for each, then
+    /// [`Heuristic::clear_pending`] and [`Heuristic::resolve`]): one loop whose length the
+    /// processor can predict better than one per state. None by default, which leaves all the
+    /// reads to `resolve`.
     #[inline(always)]
     fn pending(&self, _state: &Self::State) -> u16 {
         0
     }
-
-    /// [`Heuristic::prefetch`] for one bit of [`Heuristic::pending`].
-    #[inline(always)]
-    fn prefetch_slot(&self, _state: &Self::State, _slot: usize) {}
 
     /// Does the read of one bit of [`Heuristic::pending`] (leaving the bit set).
     #[inline(always)]

@@ -740,11 +740,6 @@ impl<const CELLS: usize, const LOOKUPS: usize> Heuristic for PdbLookup<CELLS, LO
     }
 
     #[inline(always)]
-    fn prefetch_slot(&self, s: &Self::State, slot: usize) {
-        self.entries[slot % LOOKUPS].prefetch(u64::from(s.index[slot % LOOKUPS]));
-    }
-
-    #[inline(always)]
     fn read_slot(&self, s: &mut Self::State, slot: usize) {
         s.values[slot % LOOKUPS] =
             self.entries[slot % LOOKUPS].get(u64::from(s.index[slot % LOOKUPS]));
