@@ -53,7 +53,7 @@
 //!
 //! # Speed
 //!
-//! With 7-8 the search waits on memory for about half its time (reading entries in `resolve`,
+//! With 7-8 the search waits on memory for about 40% of its time (reading entries in `resolve`,
 //! and the `prefetcht0` that starts each read), so what pays is taking work off the path to
 //! those reads and out of the branch predictor's way, not cutting instructions. Measured with
 //! two 80-move positions, one thread, 2-core EPYC VM, time after / before (noise about 2%;
