@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use fifteen_core::pdb::{Pdb, PdbError, PdbMeta, placements, uncache, write_pdb_file};
+use fifteen_core::pdb::{LoadMode, PdbError, PdbMeta, PdbTable, placements, write_pdb_file};
 use fifteen_core::{Board, Size};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -88,17 +88,16 @@ pub fn build_set(
         let meta = PdbMeta { generator: GENERATOR.to_string(), preset: spec.preset.clone() };
         write_pdb_file(&path, &spec.goal, tiles, &meta, &entries)?;
         drop(entries);
-        // Read the file back through the solver's parser and run the full check, so a file
-        // reported written also loads.
-        let bytes =
-            std::fs::read(&path).map_err(|source| PdbError::Io { path: path.clone(), source })?;
-        let max = Pdb::from_bytes(&bytes).and_then(|pdb| pdb.verify().map(|()| pdb.max_value()))?;
-        // That read cached the file again in small pages; drop them, so that the solver's first
-        // map reads it into 2 MiB pages (see `fifteen_core::pdb::uncache`).
-        if let Ok(file) = std::fs::File::open(&path) {
-            uncache(&file);
-        }
-        written.push(Written { path, bytes: bytes.len() as u64, elapsed: took.elapsed(), max });
+        // Open the file as the solver does (which also maps it into 2 MiB pages, since the
+        // writer dropped it from the page cache) and run the full check, so a file reported
+        // written also loads.
+        let table = PdbTable::open(&path, LoadMode::Mmap)?;
+        table.verify()?;
+        let max = table.header().max_value();
+        let bytes = std::fs::metadata(&path)
+            .map_err(|source| PdbError::Io { path: path.clone(), source })?
+            .len();
+        written.push(Written { path, bytes, elapsed: took.elapsed(), max });
     }
     Ok(written)
 }

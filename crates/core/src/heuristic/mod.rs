@@ -108,10 +108,11 @@ pub trait Heuristic: Sync {
     fn clear_pending(&self, _state: &mut Self::State) {}
 
     /// How many table reads [`Heuristic::resolve`] will do for `state` (for statistics: the
-    /// lookups per node that a memory-bound search is judged by).
+    /// lookups per node that a memory-bound search is judged by): the bits of
+    /// [`Heuristic::pending`].
     #[inline(always)]
-    fn pending_reads(&self, _state: &Self::State) -> u32 {
-        0
+    fn pending_reads(&self, state: &Self::State) -> u32 {
+        self.pending(state).count_ones()
     }
 
     /// Orders children with equal estimates (lower first) on a resolved state. A heuristic that

@@ -99,6 +99,13 @@ pub struct PdbHeader {
     pub preset: Option<String>,
 }
 
+impl PdbHeader {
+    /// The largest entry other than [`UNREACHABLE`] (0 for an empty histogram).
+    pub fn max_value(&self) -> u8 {
+        self.histogram.len().saturating_sub(1) as u8
+    }
+}
+
 /// What the writer records besides the table itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PdbMeta {
@@ -358,7 +365,7 @@ impl<'a> Pdb<'a> {
 
     /// The largest entry other than [`UNREACHABLE`] (0 for an empty histogram).
     pub fn max_value(&self) -> u8 {
-        self.header.histogram.len().saturating_sub(1) as u8
+        self.header.max_value()
     }
 
     /// The full check: recomputes the checksum and the histogram of the entries, and checks

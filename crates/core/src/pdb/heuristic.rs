@@ -715,11 +715,6 @@ impl<const CELLS: usize, const LOOKUPS: usize> Heuristic for PdbLookup<CELLS, LO
         self.update(n, after, tile, from, to);
     }
 
-    #[inline(always)]
-    fn pending_reads(&self, s: &Self::State) -> u32 {
-        s.stale.count_ones()
-    }
-
     /// The sum over the regular views' lookups: see [`Heuristic::tie_break`].
     #[inline]
     fn tie_break(&self, s: &Self::State) -> u32 {
@@ -762,7 +757,7 @@ impl<const CELLS: usize, const LOOKUPS: usize> Heuristic for PdbLookup<CELLS, LO
         while stale != 0 {
             let slot = stale.trailing_zeros() as usize;
             stale &= stale - 1;
-            s.values[slot] = self.entries[slot].get(s.index[slot] as u64);
+            self.read_slot(s, slot);
         }
         self.h(s)
     }

@@ -719,7 +719,7 @@ fn settle<H: Heuristic>(
     let mut hmax = 0;
     // Sort keys: estimate, then tie-break, then the fixed direction order (the index).
     let mut keys = [u64::MAX; 4];
-    // All the children's reads in one loop (see `step_kids`), then their estimates.
+    // All the children's reads in one loop (see the module docs), then their estimates.
     let mut all = 0u64;
     for (i, kid) in kids.iter().enumerate() {
         *lookups += u64::from(hs.pending_reads(&kid.state));
