@@ -2,7 +2,9 @@
 //!
 //! - database builds: wall time and peak memory of `pdb-gen` for 6-6-3 and 7-8 (`--build`);
 //! - Korf's 100 (and the hardest positions) with the strongest databases present: per-position
-//!   length, nodes generated and time, and totals with 1 and 2 threads and each load mode.
+//!   length, nodes generated and time, and totals with 1 and 2 threads, each load mode, and
+//!   positions interleaved (`--lanes 3`, the default) or one at a time per thread;
+//! - the solver's lookups per second on one core against the machine's random-lookup limit.
 //!
 //! It drives the real binaries (`fifteen solve --input ... --json`) so the figures are what a
 //! user gets.
@@ -64,17 +66,27 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
     }
     let fifteen = bin.join("fifteen");
     let korf = root.join("../shared/instances/korf100.txt");
-    let configs: &[(usize, &str)] = if opts.quick {
-        &[(2, "mmap")]
+    // (threads, load mode, lanes per thread): the default, 3 lanes, and one position at a time.
+    let configs: &[(usize, &str, usize)] = if opts.quick {
+        &[(2, "mmap", 3)]
     } else {
-        &[(1, "mmap"), (2, "mmap"), (1, "resident"), (2, "resident")]
+        &[
+            (1, "mmap", 3),
+            (1, "mmap", 1),
+            (2, "mmap", 3),
+            (2, "mmap", 1),
+            (1, "resident", 3),
+            (1, "resident", 1),
+            (2, "resident", 3),
+        ]
     };
     // Warm the page cache so that the first configuration is not charged for disk reads.
-    solve_file(&fifteen, &korf, &opts.pdb_dir, 2, "mmap")?;
+    solve_file(&fifteen, &korf, &opts.pdb_dir, (2, "mmap", 3))?;
     let limits = lookup_limits(root)?;
     let mut first = true;
-    for &(threads, load) in configs {
-        let run = solve_file(&fifteen, &korf, &opts.pdb_dir, threads, load)?;
+    for &config in configs {
+        let (threads, load, lanes) = config;
+        let run = solve_file(&fifteen, &korf, &opts.pdb_dir, config)?;
         // Which limit applies depends on whether the kernel gave the tables 2 MiB pages, which
         // the load mode alone does not decide (transparent huge pages off, small page-cache
         // folios): the share comes from the solver's own note.
@@ -82,31 +94,21 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
             Some(p) => format!("tables in 2 MiB pages: {p}%"),
             None => "tables in 2 MiB pages: unknown".to_string(),
         };
-        if threads == 1 && !limits.is_empty() {
-            let nodes: u64 = run.rows.iter().map(|r| r.nodes).sum();
-            let reads: u64 = run.rows.iter().map(|r| r.lookups).sum();
-            let secs: f64 = run.rows.iter().map(|r| r.ms).sum::<f64>() / 1e3;
-            let per_node = reads as f64 / nodes.max(1) as f64;
-            let rate = reads as f64 / secs.max(1e-9) / 1e6;
-            let ratios: Vec<String> = limits
-                .iter()
-                .map(|(pages, limit)| format!("{:.2} against the {pages} limit", rate / limit))
-                .collect();
-            println!(
-                "lookups, threads 1, --pdb-load {load}, {huge}: {rate:.1} M/s per core ({per_node:.2} per node, {:.1} M nodes/s), ratio {}",
-                nodes as f64 / secs.max(1e-9) / 1e6,
-                ratios.join(", ")
-            );
+        if threads == 1 {
+            rate(&run, &limits, &format!("threads 1, lanes {lanes}, --pdb-load {load}, {huge}"));
         }
         if first {
-            println!("\nKorf's 100, {} (threads {threads}, --pdb-load {load}):", run.heuristic);
+            println!(
+                "\nKorf's 100, {} (threads {threads}, lanes {lanes}, --pdb-load {load}):",
+                run.heuristic
+            );
             println!("{:>4} {:>4} {:>12} {:>10}", "id", "len", "generated", "ms");
             for r in &run.rows {
                 println!("{:>4} {:>4} {:>12} {:>10.2}", r.id, r.length, r.nodes, r.ms);
             }
             first = false;
         }
-        run.summary(&format!("korf100 threads={threads} load={load} ({huge})"), 1);
+        run.summary(&format!("korf100 threads={threads} lanes={lanes} load={load} ({huge})"), 1);
     }
     if opts.hard {
         // One process per position, its search split over both threads: what a user who
@@ -131,8 +133,39 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
         run.run.summary("hardest threads=2 (within each position) load=mmap", 2);
         let worst = run.walls.iter().copied().fold(0.0, f64::max);
         println!("hardest: slowest process wall {:.3} s", worst);
+        // The same positions as one batch on one thread: the solver's rate on long searches.
+        for lanes in [3, 1] {
+            let run = solve_file(&fifteen, &hard, &opts.pdb_dir, (1, "mmap", lanes))?;
+            run.summary(&format!("hardest batch threads=1 lanes={lanes} load=mmap"), 1);
+            rate(
+                &run,
+                &limits,
+                &format!("hardest batch, threads 1, lanes {lanes}, --pdb-load mmap"),
+            );
+        }
     }
     Ok(())
+}
+
+/// Prints a one-thread run's lookup rate and its ratio to each measured limit.
+fn rate(run: &SolveRun, limits: &[(String, f64)], label: &str) {
+    if limits.is_empty() {
+        return;
+    }
+    let nodes: u64 = run.rows.iter().map(|r| r.nodes).sum();
+    let reads: u64 = run.rows.iter().map(|r| r.lookups).sum();
+    let secs: f64 = run.rows.iter().map(|r| r.ms).sum::<f64>() / 1e3;
+    let per_node = reads as f64 / nodes.max(1) as f64;
+    let rate = reads as f64 / secs.max(1e-9) / 1e6;
+    let ratios: Vec<String> = limits
+        .iter()
+        .map(|(pages, limit)| format!("{:.2} against the {pages} limit", rate / limit))
+        .collect();
+    println!(
+        "lookups, {label}: {rate:.1} M/s per core ({per_node:.2} per node, {:.1} M nodes/s), ratio {}",
+        nodes as f64 / secs.max(1e-9) / 1e6,
+        ratios.join(", ")
+    );
 }
 
 /// The machine's random-lookup limit (M lookups/s, one core) per page size, from the
@@ -309,13 +342,13 @@ fn solve_file(
     fifteen: &Path,
     file: &Path,
     pdb_dir: &Path,
-    threads: usize,
-    load: &str,
+    (threads, load, lanes): (usize, &str, usize),
 ) -> anyhow::Result<SolveRun> {
     let t = Instant::now();
     let out = Command::new(fifteen)
         .args(["solve", "--goal", "blank-first", "--heuristic", "pdb", "--no-pdb-build", "--json"])
-        .args(["--threads", &threads.to_string(), "--pdb-load", load, "--input"])
+        .args(["--threads", &threads.to_string(), "--lanes", &lanes.to_string()])
+        .args(["--pdb-load", load, "--input"])
         .arg(file)
         .arg("--pdb-dir")
         .arg(pdb_dir)

@@ -317,6 +317,12 @@ pub(crate) struct SolveArgs {
     /// answer is the same for any count). With --input: this many positions at once
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) threads: Option<u16>,
+    /// With --input: positions each thread interleaves, a node of each in turn, so that their
+    /// table reads overlap (IDA* only; faster with pattern databases). Answers and node counts
+    /// are the same for any count; each position's time_ms then includes the others' turns
+    /// [default: 3]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub(crate) lanes: Option<u16>,
     #[command(flatten)]
     pub(crate) search: SearchOpts,
     /// How moves are written: tile (the direction the tile slides) or blank

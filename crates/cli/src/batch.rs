@@ -10,6 +10,7 @@
 //! Ctrl-C stops the reader and every running search (`Limits::cancel`); the answers finished
 //! until then are printed in order, then the summary, and the exit code is 130.
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Write};
@@ -19,7 +20,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use fifteen_core::{AnyHeuristic, Board, LimitKind, SearchError, Size};
+use fifteen_core::{Algorithm, AnyHeuristic, Board, LimitKind, Limits, Problem, SearchError, Size};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::{PdbOpts, SolveArgs};
@@ -27,7 +28,7 @@ use crate::exit;
 use crate::heuristics::choose;
 use crate::input;
 use crate::output::Record;
-use crate::solve::{Outcome, Settings, attempt};
+use crate::solve::{Outcome, Settings, attempt, limits};
 
 /// The longest line read, in bytes (a 8x8 board with an id is under 200).
 pub(crate) const MAX_LINE: usize = 64 * 1024;
@@ -212,7 +213,8 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
 }
 
 /// One worker: takes positions until the channel closes or Ctrl-C, and sends each answer (`None`
-/// for a position stopped by Ctrl-C).
+/// for a position stopped by Ctrl-C). With IDA* it interleaves `--lanes` positions that share a
+/// heuristic (see [`fifteen_core::ida_lanes`]); other lines are answered as they come.
 fn work(
     jobs: &Mutex<mpsc::Receiver<Job>>,
     tx: &mpsc::Sender<(usize, Option<Record>)>,
@@ -220,25 +222,103 @@ fn work(
     args: &SolveArgs,
     cancel: &AtomicBool,
 ) {
+    let interleave = settings.lanes > 1 && settings.algorithm == Algorithm::Ida;
+    // A job taken while lanes of another heuristic were running: it starts the next run.
+    let mut held: Option<Job> = None;
     loop {
-        let next = match jobs.lock() {
-            Ok(rx) => rx.recv_timeout(Duration::from_millis(50)),
-            Err(_) => return,
+        let Some((i, item, setup)) = held.take().or_else(|| take(jobs, cancel, true)) else {
+            return;
         };
-        let (i, item, setup) = match next {
-            Ok(job) => job,
-            Err(mpsc::RecvTimeoutError::Timeout) if !cancel.load(Ordering::Relaxed) => continue,
-            Err(_) => return,
+        let search = match (&item.board, setup.as_deref()) {
+            (Ok(board), Some(Ok((goal, h)))) if interleave && !cancel.load(Ordering::Relaxed) => {
+                Problem::new(board.clone(), goal.clone()).ok().map(|p| (p, h))
+            }
+            _ => None,
         };
-        let record = if cancel.load(Ordering::Relaxed) {
-            None
-        } else {
-            solve_item(&item, setup.as_deref(), settings, args)
+        let Some((problem, h)) = search else {
+            let record = if cancel.load(Ordering::Relaxed) {
+                None
+            } else {
+                solve_item(&item, setup.as_deref(), settings, args)
+            };
+            if tx.send((i, record)).is_err() {
+                return;
+            }
+            continue;
         };
-        if tx.send((i, record)).is_err() {
+        // Lanes over `h`: positions with the same setup join the run; any other line is
+        // answered at once, and a position of another setup ends the run once it drains.
+        let mut first = Some(((i, item), problem));
+        let failed_send = Cell::new(false);
+        h.solve_lanes(
+            settings.lanes,
+            |wait| {
+                if let Some((tag, problem)) = first.take() {
+                    return Some((tag, problem, search_limits(settings)));
+                }
+                while held.is_none() && !failed_send.get() {
+                    let (i, item, other) = take(jobs, cancel, wait)?;
+                    let same = matches!((&setup, &other), (Some(a), Some(b)) if Arc::ptr_eq(a, b));
+                    if let (true, Ok(board), Some(Ok((goal, _)))) =
+                        (same, &item.board, other.as_deref())
+                        && let Ok(problem) = Problem::new(board.clone(), goal.clone())
+                    {
+                        return Some(((i, item), problem, search_limits(settings)));
+                    }
+                    if same || !matches!((&item.board, other.as_deref()), (Ok(_), Some(Ok(_)))) {
+                        // Not a search (a bad line, an unsolvable position): answer it now.
+                        let record = solve_item(&item, other.as_deref(), settings, args);
+                        failed_send.set(tx.send((i, record)).is_err());
+                    } else {
+                        held = Some((i, item, other));
+                    }
+                }
+                None
+            },
+            |(i, item), result| {
+                let outcome = match result {
+                    Ok(solution) => Outcome::Solved(solution),
+                    Err(e) => Outcome::Failed(e),
+                };
+                let record = match (&item.board, setup.as_deref()) {
+                    (Ok(board), Some(Ok((goal, h)))) => {
+                        searched(&item, board, goal, h, &outcome, settings, args)
+                    }
+                    _ => None,
+                };
+                if tx.send((i, record)).is_err() {
+                    failed_send.set(true);
+                }
+            },
+        );
+        if failed_send.get() {
             return;
         }
     }
+}
+
+/// The next job: waits for one if `wait` (`None` once the channel closes or on Ctrl-C), or
+/// only takes one that is ready.
+fn take(jobs: &Mutex<mpsc::Receiver<Job>>, cancel: &AtomicBool, wait: bool) -> Option<Job> {
+    loop {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let rx = jobs.lock().ok()?;
+        if !wait {
+            return rx.try_recv().ok();
+        }
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(job) => return Some(job),
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+        }
+    }
+}
+
+/// One position's limits, counted from when its search starts.
+fn search_limits(settings: &Settings) -> Limits {
+    limits(&settings.limits, 1, settings.cancel.as_ref())
 }
 
 /// The input: a file, or stdin for `-`.
@@ -424,22 +504,7 @@ fn solve_item(
     let mut record = match (&item.board, setup) {
         (Ok(board), Some(Ok((goal, h)))) => {
             let outcome = attempt(board, goal, h, settings);
-            if let Outcome::Failed(SearchError::LimitReached {
-                kind: LimitKind::Cancelled, ..
-            }) = outcome
-            {
-                return None;
-            }
-            let mut r = Record::new(board, goal, &outcome, settings, args);
-            r.heuristic = h.name().to_string();
-            if let (Outcome::Solved(s), Some(e)) = (&outcome, item.expected)
-                && s.optimal
-                && s.len() != e as usize
-            {
-                r.status = "mismatch";
-                r.error = Some(format!("length {} differs from the expected {e}", s.len()));
-            }
-            r
+            return searched(item, board, goal, h, &outcome, settings, args);
         }
         (Ok(board), Some(Err(goal_error))) => {
             let mut r = Record::empty(settings, args);
@@ -461,10 +526,41 @@ fn solve_item(
             r
         }
     };
+    label(&mut record, item);
+    Some(record)
+}
+
+/// The answer for a position whose search ended with `outcome`; `None` if Ctrl-C stopped it.
+fn searched(
+    item: &Item,
+    board: &Board,
+    goal: &Board,
+    h: &AnyHeuristic,
+    outcome: &Outcome,
+    settings: &Settings,
+    args: &SolveArgs,
+) -> Option<Record> {
+    if let Outcome::Failed(SearchError::LimitReached { kind: LimitKind::Cancelled, .. }) = outcome {
+        return None;
+    }
+    let mut r = Record::new(board, goal, outcome, settings, args);
+    r.heuristic = h.name().to_string();
+    if let (Outcome::Solved(s), Some(e)) = (outcome, item.expected)
+        && s.optimal
+        && s.len() != e as usize
+    {
+        r.status = "mismatch";
+        r.error = Some(format!("length {} differs from the expected {e}", s.len()));
+    }
+    label(&mut r, item);
+    Some(r)
+}
+
+/// Marks `record` with the line's number, id and expected length.
+fn label(record: &mut Record, item: &Item) {
     record.line = Some(item.line);
     record.id = item.id.clone();
     record.expected = item.expected;
-    Some(record)
 }
 
 /// Totals for the summary line.

@@ -40,7 +40,14 @@ pub(crate) struct Settings {
     pub(crate) search_threads: usize,
     /// Set on Ctrl-C (batch mode): running searches stop.
     pub(crate) cancel: Option<Arc<AtomicBool>>,
+    /// Batch mode: positions each worker interleaves (`--lanes`).
+    pub(crate) lanes: usize,
 }
+
+/// Positions a batch worker interleaves by default: measured on Korf's 100 and the 80-move
+/// positions with 7-8 (2-core EPYC VM), 2 lanes took 0.88 of the time of one, 3 took 0.85,
+/// and 4 to 8 no less.
+pub(crate) const DEFAULT_LANES: usize = 3;
 
 impl Settings {
     pub(crate) fn from_args(args: &SolveArgs) -> Settings {
@@ -53,6 +60,7 @@ impl Settings {
             limits: args.search.limits,
             search_threads: if args.input.is_some() { 1 } else { threads },
             cancel: None,
+            lanes: args.lanes.map_or(DEFAULT_LANES, usize::from),
         }
     }
 }
@@ -100,6 +108,9 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     // clap's `requires` is not enforced next to the BOARD/--input conflict, so check here.
     if args.output.is_some() {
         anyhow::bail!(exit::Usage("--output applies only with --input".into()));
+    }
+    if args.lanes.is_some() {
+        anyhow::bail!(exit::Usage("--lanes applies only with --input".into()));
     }
     let (board, goal) = input::board_and_goal(&args.board, &args.board_opts)?;
     let settings = Settings::from_args(args);

@@ -28,5 +28,5 @@ pub use heuristic::{
 pub use moves::{Dir, Notation, format_moves};
 pub use search::{
     Algorithm, LimitKind, Limits, Problem, SearchError, Solution, Stats, astar, bfs, greedy, ida,
-    replay, solve_with, weighted_astar,
+    ida_lanes, replay, solve_with, weighted_astar,
 };

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use super::{Exact, Heuristic, LinearConflict, Manhattan, Misplaced};
 use crate::board::Board;
 use crate::pdb::PdbHeuristic;
-use crate::search::{Algorithm, Limits, Problem, SearchError, Solution, solve_with};
+use crate::search::{Algorithm, Limits, Problem, SearchError, Solution, ida_lanes, solve_with};
 
 /// The heuristics by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -127,5 +127,16 @@ impl AnyHeuristic {
         limits: &Limits,
     ) -> Result<Solution, SearchError> {
         dispatch!(self, h => solve_with(problem, h, algorithm, limits))
+    }
+
+    /// Solves many problems with IDA*, `lanes` at a time interleaved on the calling thread:
+    /// see [`ida_lanes`].
+    pub fn solve_lanes<T>(
+        &self,
+        lanes: usize,
+        next: impl FnMut(bool) -> Option<(T, Problem, Limits)>,
+        done: impl FnMut(T, Result<Solution, SearchError>),
+    ) {
+        dispatch!(self, h => ida_lanes(h, lanes, next, done))
     }
 }

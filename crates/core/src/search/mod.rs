@@ -7,10 +7,12 @@
 mod astar;
 mod bfs;
 mod ida;
+mod lanes;
 
 pub use astar::{astar, greedy, weighted_astar};
 pub use bfs::bfs;
 pub use ida::ida;
+pub use lanes::ida_lanes;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,0 +1,425 @@
+//! IDA* on many positions at once: one thread interleaves the searches of several positions
+//! (*lanes*), one node expansion of each in turn.
+//!
+//! Why: with large tables each expansion waits for the reads that its parent prefetched (see
+//! `ida.rs`: the first child of every node is read right after its entries were prefetched).
+//! Between two expansions of one lane the other lanes expand a node each, so those reads
+//! have that long to arrive. Every lane searches its tree exactly as [`ida`](super::ida) does
+//! alone with one thread (the same order, nodes, lookups and moves; the tests check it), so
+//! unlike splitting one position's tree, interleaving costs no extra nodes.
+//!
+//! The search of a lane is the recursion of `ida.rs` turned into a loop over an explicit
+//! stack of frames, so that it can stop after any expansion and resume later.
+
+use std::sync::atomic::AtomicU64;
+use std::time::{Duration, Instant};
+
+use super::ida::{CHECK_EVERY, Grand, Kid, Shared, settle, step_kids};
+use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
+use crate::board::MAX_CELLS;
+use crate::heuristic::Heuristic;
+use crate::moves::{Dir, Fsm, MoveTable};
+
+/// Solves every problem that `next` hands out with IDA*, interleaving up to `lanes` of them on
+/// the calling thread, and hands each answer to `done` with the problem's tag, in the order
+/// they finish.
+///
+/// `next(wait)` gives the next problem with its own limits (`Limits::threads` is ignored), or
+/// `None`. With `wait` false some lanes are busy: return `None` at once if nothing is ready (it
+/// is asked again when a lane frees up). With `wait` true every lane is idle: `None` ends the
+/// run.
+///
+/// Heuristics that read no tables ([`Heuristic::LAZY`] false) gain nothing from interleaving:
+/// their problems are solved one at a time.
+pub fn ida_lanes<H: Heuristic, T>(
+    heuristic: &H,
+    lanes: usize,
+    mut next: impl FnMut(bool) -> Option<(T, Problem, Limits)>,
+    mut done: impl FnMut(T, Result<Solution, SearchError>),
+) {
+    let lanes = if H::LAZY { lanes.max(1) } else { 1 };
+    let size = heuristic.size();
+    let table = MoveTable::new(size);
+    let unlimited = Limits::default();
+    let shared = Shared {
+        h: heuristic,
+        table: &table,
+        fsm: Fsm::get(),
+        limits: &unlimited,
+        // Unused: each lane has its own goal.
+        goal: [0; MAX_CELLS],
+        n: size.cells(),
+        generated: AtomicU64::new(0),
+    };
+    let mut running: Vec<(T, Lane<H::State>)> = Vec::with_capacity(lanes);
+    let mut spare: Vec<Lane<H::State>> = Vec::new();
+    let mut clock = Clock { start: Instant::now(), idle: Duration::ZERO, ticks: 0 };
+    loop {
+        // Fill idle lanes.
+        while running.len() < lanes {
+            let wait = running.is_empty();
+            let asked = Instant::now();
+            let handed = next(wait);
+            if wait {
+                clock.idle += asked.elapsed();
+            }
+            let Some((tag, problem, limits)) = handed else { break };
+            if problem.start().size() != size || !H::LAZY {
+                done(tag, super::ida(&problem, heuristic, &Limits { threads: 1, ..limits }));
+                continue;
+            }
+            let mut lane = spare.pop().unwrap_or_else(Lane::empty);
+            match lane.start(&shared, &problem, limits) {
+                Tick::Busy => running.push((tag, lane)),
+                end => {
+                    done(tag, lane.finish(&shared, end, &clock));
+                    spare.push(lane);
+                }
+            }
+        }
+        if running.is_empty() {
+            return;
+        }
+        let mut j = 0;
+        while j < running.len() {
+            clock.ticks += 1;
+            let tick = running[j].1.tick(&shared);
+            if tick == Tick::Busy {
+                j += 1;
+                continue;
+            }
+            let (tag, mut lane) = running.swap_remove(j);
+            done(tag, lane.finish(&shared, tick, &clock));
+            spare.push(lane);
+        }
+    }
+}
+
+/// The thread's time, for sharing it among the positions: each gets the mean time of a tick
+/// (the time not spent waiting for problems, over the ticks so far) times its own ticks, so
+/// that the positions' times add up to the thread's.
+struct Clock {
+    start: Instant,
+    idle: Duration,
+    ticks: u64,
+}
+
+impl Clock {
+    fn share(&self, ticks: u64) -> Duration {
+        let busy = self.start.elapsed().saturating_sub(self.idle);
+        busy.mul_f64(ticks as f64 / self.ticks.max(1) as f64)
+    }
+}
+
+/// What a lane's last step came to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Tick {
+    /// More to search.
+    Busy,
+    /// The path in the lane reaches the goal.
+    Found,
+    /// A limit stopped the search.
+    Stopped(LimitKind),
+    /// The last iteration found nothing within its bound, and nothing lies beyond it.
+    Exhausted,
+}
+
+/// The expansion a lane does next: the node reached by the moves on the lane's path, whose
+/// children its parent stepped and prefetched into `levels[level][slot][..count]`.
+#[derive(Clone, Copy, Default)]
+struct Next {
+    level: usize,
+    slot: usize,
+    count: usize,
+    blank: usize,
+    h: u32,
+    g: u32,
+}
+
+/// A node being expanded: what `ida.rs`'s `expand_lazy` keeps on the call stack.
+#[derive(Clone, Copy)]
+struct Frame {
+    level: usize,
+    slot: usize,
+    blank: usize,
+    g: u32,
+    /// The floor BPMX puts under the children's estimates.
+    floor: u32,
+    /// The children to search, cheapest first: the first `within` of `order`.
+    order: [u8; 4],
+    within: usize,
+    /// How many of them have been entered.
+    entered: usize,
+    /// How many children each child has (stepped into `levels[level + 1][i]`).
+    grand_count: [usize; 4],
+}
+
+/// One position's IDA*, resumable after any expansion.
+struct Lane<S> {
+    problem: Option<Problem>,
+    limits: Limits,
+    /// The time `start` took (ticks are timed by the [`Clock`]).
+    setup: Duration,
+    goal: [u8; MAX_CELLS],
+    root_cells: [u8; MAX_CELLS],
+    root_blank: usize,
+    root_state: Option<S>,
+    root_h: u32,
+    cells: [u8; MAX_CELLS],
+    path: Vec<Dir>,
+    levels: Vec<Grand<S>>,
+    frames: Vec<Frame>,
+    next: Next,
+    bound: u32,
+    next_bound: u32,
+    stats: Stats,
+    /// When `stats.generated` reaches this, the limits are checked.
+    check_at: u64,
+}
+
+impl<S: Copy> Lane<S> {
+    fn empty() -> Self {
+        Lane {
+            problem: None,
+            limits: Limits::default(),
+            setup: Duration::ZERO,
+            goal: [0; MAX_CELLS],
+            root_cells: [0; MAX_CELLS],
+            root_blank: 0,
+            root_state: None,
+            root_h: 0,
+            cells: [0; MAX_CELLS],
+            path: Vec::with_capacity(256),
+            levels: Vec::new(),
+            frames: Vec::new(),
+            next: Next::default(),
+            bound: 0,
+            next_bound: u32::MAX,
+            stats: Stats::default(),
+            check_at: 0,
+        }
+    }
+
+    /// Sets the lane up for `problem` and starts its first iteration.
+    fn start<H: Heuristic<State = S>>(
+        &mut self,
+        shared: &Shared<'_, H>,
+        problem: &Problem,
+        limits: Limits,
+    ) -> Tick {
+        let n = shared.n;
+        let start = problem.start();
+        let t0 = Instant::now();
+        self.problem = Some(problem.clone());
+        self.limits = limits;
+        self.root_cells = [0; MAX_CELLS];
+        self.root_cells[..n].copy_from_slice(start.cells());
+        self.goal = [0; MAX_CELLS];
+        self.goal[..n].copy_from_slice(problem.goal().cells());
+        self.root_blank = start.blank();
+        let mut root = shared.h.init(start.cells());
+        self.root_h = shared.h.resolve(&mut root);
+        self.root_state = Some(root);
+        self.stats = Stats { generated: 1, ..Stats::default() };
+        self.check_at = 0;
+        self.bound = self.root_h;
+        if self.levels.is_empty() {
+            let kid = Kid { dir: 0, to: 0, h: 0, fsm: 0, state: root };
+            self.levels.push([[kid; 4]; 4]);
+        }
+        let tick = self.begin(shared);
+        self.setup = t0.elapsed();
+        tick
+    }
+
+    /// Starts an iteration with the lane's bound: steps and prefetches the root's children.
+    fn begin<H: Heuristic<State = S>>(&mut self, shared: &Shared<'_, H>) -> Tick {
+        self.stats.thresholds.push(self.bound);
+        self.next_bound = u32::MAX;
+        self.cells = self.root_cells;
+        self.path.clear();
+        self.frames.clear();
+        if self.root_h == 0 && self.is_goal(shared.n) {
+            return Tick::Found;
+        }
+        let Some(root) = self.root_state else { return Tick::Exhausted };
+        let count = step_kids(
+            shared,
+            &mut self.cells,
+            self.root_blank,
+            &root,
+            Fsm::START,
+            &mut self.levels[0][0],
+        );
+        self.next = Next { level: 0, slot: 0, count, blank: self.root_blank, h: self.root_h, g: 0 };
+        Tick::Busy
+    }
+
+    fn is_goal(&self, n: usize) -> bool {
+        self.cells[..n] == self.goal[..n]
+    }
+
+    /// One expansion, then the walk to the next node to expand.
+    #[inline(always)]
+    fn tick<H: Heuristic<State = S>>(&mut self, shared: &Shared<'_, H>) -> Tick {
+        let nx = self.next;
+        self.stats.expanded += 1;
+        self.stats.generated += nx.count as u64;
+        if self.stats.generated >= self.check_at
+            && let Some(kind) = self.checkpoint()
+        {
+            return Tick::Stopped(kind);
+        }
+        self.expand(shared, nx);
+        self.advance(shared)
+    }
+
+    /// Checks the limits; sets when to check next.
+    #[cold]
+    fn checkpoint(&mut self) -> Option<LimitKind> {
+        let total = self.stats.generated;
+        self.check_at = total + CHECK_EVERY;
+        if let Some(max) = self.limits.max_nodes {
+            if total >= max {
+                return Some(LimitKind::Nodes);
+            }
+            self.check_at = self.check_at.min(max);
+        }
+        self.limits.check_slow()
+    }
+
+    /// `expand_lazy` up to its loop over the children: reads the children of the node `nx`,
+    /// applies BPMX, and steps and prefetches the children of each child within the bound.
+    #[inline(always)]
+    fn expand<H: Heuristic<State = S>>(&mut self, shared: &Shared<'_, H>, nx: Next) {
+        let bound = self.bound;
+        let kids = &mut self.levels[nx.level][nx.slot][..nx.count];
+        let Some((hp, order)) = settle(
+            shared.h,
+            kids,
+            nx.h,
+            nx.g,
+            bound,
+            &mut self.next_bound,
+            &mut self.stats.lookups,
+        ) else {
+            return;
+        };
+        if self.levels.len() == nx.level + 1 {
+            let first = self.levels[nx.level][0][0];
+            self.levels.push([[first; 4]; 4]);
+        }
+        let mut grand_count = [0; 4];
+        let (done, deeper) = self.levels.split_at_mut(nx.level + 1);
+        let kids = &done[nx.level][nx.slot];
+        let floor = hp.saturating_sub(1);
+        let within =
+            kids.iter().take(nx.count).filter(|k| nx.g + 1 + k.h.max(floor) <= bound).count();
+        for &i in &order[..within] {
+            let i = i as usize % 4;
+            let kid = &kids[i];
+            let to = kid.to as usize;
+            self.cells[nx.blank] = self.cells[to];
+            self.cells[to] = 0;
+            grand_count[i] =
+                step_kids(shared, &mut self.cells, to, &kid.state, kid.fsm, &mut deeper[0][i]);
+            self.cells[to] = self.cells[nx.blank];
+            self.cells[nx.blank] = 0;
+        }
+        if within < nx.count {
+            let kid = &kids[order[within] as usize % 4];
+            let f = nx.g + 1 + kid.h.max(floor);
+            self.next_bound = self.next_bound.min(f);
+        }
+        if within > 0 {
+            self.frames.push(Frame {
+                level: nx.level,
+                slot: nx.slot,
+                blank: nx.blank,
+                g: nx.g,
+                floor,
+                order,
+                within,
+                entered: 0,
+                grand_count,
+            });
+        }
+    }
+
+    /// `expand_lazy`'s loop over the children, resumed: leaves the child entered last, enters
+    /// the next one (popping finished frames), and sets it up as the next expansion. At the
+    /// end of an iteration starts the next one.
+    #[inline(always)]
+    fn advance<H: Heuristic<State = S>>(&mut self, shared: &Shared<'_, H>) -> Tick {
+        loop {
+            let Some(f) = self.frames.last_mut() else {
+                if self.next_bound == u32::MAX {
+                    return Tick::Exhausted;
+                }
+                self.bound = self.next_bound;
+                return self.begin(shared);
+            };
+            let kids = &self.levels[f.level][f.slot];
+            if f.entered > 0 {
+                let to = kids[f.order[f.entered - 1] as usize % 4].to as usize;
+                self.cells[to] = self.cells[f.blank];
+                self.cells[f.blank] = 0;
+                self.path.pop();
+            }
+            if f.entered == f.within {
+                self.frames.pop();
+                continue;
+            }
+            let i = f.order[f.entered] as usize % 4;
+            f.entered += 1;
+            let kid = &kids[i];
+            let (to, hc) = (kid.to as usize, kid.h.max(f.floor));
+            self.cells[f.blank] = self.cells[to];
+            self.cells[to] = 0;
+            self.path.push(Dir::ALL[kid.dir as usize]);
+            self.next = Next {
+                level: f.level + 1,
+                slot: i,
+                count: f.grand_count[i],
+                blank: to,
+                h: hc,
+                g: f.g + 1,
+            };
+            if hc == 0 && self.is_goal(shared.n) {
+                return Tick::Found;
+            }
+            return Tick::Busy;
+        }
+    }
+
+    /// The answer of a lane that ended with `end`.
+    fn finish<H: Heuristic<State = S>>(
+        &mut self,
+        shared: &Shared<'_, H>,
+        end: Tick,
+        clock: &Clock,
+    ) -> Result<Solution, SearchError> {
+        let mut stats = std::mem::take(&mut self.stats);
+        // Setting up, and the last tick of a lane stopped by a limit, count as ticks too.
+        stats.elapsed = self.setup + clock.share(stats.expanded);
+        let problem = self.problem.take();
+        match (end, problem) {
+            (Tick::Found, Some(problem)) => {
+                let moves = self.path.clone();
+                let (_, tiles) = super::replay(problem.start(), &moves)
+                    .ok_or_else(|| SearchError::NotApplicable("internal error: bad path".into()))?;
+                Ok(Solution {
+                    moves,
+                    tiles,
+                    optimal: shared.h.admissible(),
+                    initial_h: self.root_h,
+                    stats,
+                })
+            }
+            (Tick::Stopped(kind), _) => {
+                Err(SearchError::LimitReached { kind, lower_bound: self.bound, stats })
+            }
+            _ => Err(SearchError::NotApplicable("the search space was exhausted".into())),
+        }
+    }
+}
