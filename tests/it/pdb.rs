@@ -189,6 +189,7 @@ fn korf100_with_7_8_when_slow_tests_are_on() {
     assert!(run.stderr.contains("using pattern databases 4x4-7-8"), "{}", run.stderr);
     assert!(run.stderr.contains("100 solved, 0 failed"), "{}", run.stderr);
     same_moves_for_any_thread_count(&dir, 5);
+    same_answers_for_any_lane_count(&dir, 1);
 }
 
 /// Packs a 4x4 board into 64 bits.
@@ -274,4 +275,56 @@ fn same_moves_for_any_thread_count(dir: &Path, step: usize) {
 #[test]
 fn parallel_search_and_load_modes_give_the_same_moves() {
     same_moves_for_any_thread_count(pdb_dir(), 10);
+}
+
+/// A batch of every `step`-th of Korf's 100 in `dir`, with lines that need no search or
+/// another heuristic mixed in (a bad line, an unsolvable position, a 3x3 position): one
+/// position at a time, and interleaved in lanes on one and two threads, give the same records
+/// but for the times, and the published lengths.
+fn same_answers_for_any_lane_count(dir: &Path, step: usize) {
+    let mut lines = Vec::new();
+    for (i, (id, len, board)) in korf100().into_iter().step_by(step).enumerate() {
+        lines.push(format!("{id} {len} {board}"));
+        match i {
+            1 => lines.push("not a board".into()),
+            3 => lines.push("1 2 3 4 5 6 0 7 8".into()),
+            5 => {
+                // Two tiles exchanged: the other parity, unsolvable.
+                let mut cells: Vec<&str> = board.split_whitespace().collect();
+                let tiles: Vec<usize> = (0..16).filter(|&c| cells[c] != "0").take(2).collect();
+                cells.swap(tiles[0], tiles[1]);
+                lines.push(cells.join(" "));
+            }
+            _ => {}
+        }
+    }
+    let input = lines.join("\n");
+    let records = |extra: &[&str]| {
+        let args = [&["solve", "--input", "-", "--goal", "blank-first", "--json"][..], extra];
+        let run = run_in(dir, &args.concat(), &input);
+        assert_eq!(run.code, 1, "two lines fail: {run:?}");
+        let mut out: Vec<serde_json::Value> =
+            run.stdout.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+        for r in &mut out {
+            r.as_object_mut().expect("an object").remove("time_ms");
+        }
+        out
+    };
+    let alone = records(&["--threads", "1", "--lanes", "1"]);
+    assert_eq!(alone.len(), lines.len());
+    let solved: Vec<_> = alone.iter().filter(|r| r["status"] == "solved").collect();
+    assert_eq!(solved.len(), lines.len() - 2);
+    for r in solved.iter().filter(|r| r["size"] == "4x4") {
+        assert_eq!(r["length"], r["expected"], "{r}");
+        assert_eq!(r["optimal"], true);
+    }
+    for extra in [&["--threads", "1"][..], &["--threads", "1", "--lanes", "5"], &["--threads", "2"]]
+    {
+        assert_eq!(records(extra), alone, "with {extra:?}");
+    }
+}
+
+#[test]
+fn batch_lanes_give_the_same_answers() {
+    same_answers_for_any_lane_count(pdb_dir(), 9);
 }

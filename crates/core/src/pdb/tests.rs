@@ -389,3 +389,152 @@ fn ida_counts_lookups() {
     }
     assert!(reads[1] > reads[0], "{reads:?}");
 }
+
+/// A 3x3 partitioned set (tiles 1-4 and 5-8) with reflected and dual lookups for `goal`: an
+/// inconsistent heuristic, so BPMX, sorting and pruning all take part.
+fn partitioned_3x3(goal: &Board) -> PdbLookup<16, 12> {
+    let canonical = Board::blank_first(Size::S3X3);
+    let tables: Vec<_> = [[1, 2, 3, 4], [5, 6, 7, 8]]
+        .iter()
+        .map(|t| table_for(&canonical, t, &pattern_table(&canonical, t)))
+        .collect();
+    let PdbHeuristic::Small(h) = PdbHeuristic::new(goal, tables, true, true, "t").unwrap() else {
+        panic!("a 3x3 set is small")
+    };
+    h
+}
+
+/// `ida_lanes` hands the problems of `problems` out as `next` is asked (only when `wait`, if
+/// `lazy`: the lanes then run part-empty) and returns the answers in input order.
+fn solve_in_lanes(
+    h: &PdbLookup<16, 12>,
+    lanes: usize,
+    problems: &[crate::Problem],
+    limits: &crate::Limits,
+    lazy: bool,
+) -> Vec<Result<crate::Solution, crate::SearchError>> {
+    let mut out: Vec<Option<Result<_, _>>> = (0..problems.len()).map(|_| None).collect();
+    let mut it = problems.iter().enumerate();
+    crate::ida_lanes(
+        h,
+        lanes,
+        |wait| {
+            if lazy && !wait {
+                return None;
+            }
+            it.next().map(|(i, p)| (i, p.clone(), limits.clone()))
+        },
+        |i, r| {
+            assert!(out[i].is_none(), "problem {i} answered twice");
+            out[i] = Some(r);
+        },
+    );
+    out.into_iter().map(|r| r.expect("every problem is answered")).collect()
+}
+
+/// Interleaved lanes search each tree exactly as one-threaded IDA* does: the same moves, node
+/// and lookup counts and thresholds, for any number of lanes, and the lengths are the true
+/// distances (breadth-first search above).
+#[test]
+fn lanes_give_the_answers_of_one_search_at_a_time() {
+    for goal in corner_goals() {
+        let h = partitioned_3x3(&goal);
+        let truth = all_positions(&goal);
+        // Every 997th position: all distances from 0 to 31 are among them.
+        let sample: Vec<_> = truth.iter().step_by(997).collect();
+        let problems: Vec<_> = sample
+            .iter()
+            .map(|(b, _)| crate::Problem::new(b.clone(), goal.clone()).unwrap())
+            .collect();
+        let alone: Vec<_> = problems
+            .iter()
+            .map(|p| crate::ida(p, &h, &crate::Limits::default()).unwrap())
+            .collect();
+        for (s, (_, d)) in alone.iter().zip(&sample) {
+            assert_eq!(s.len(), *d as usize);
+        }
+        for (lanes, lazy) in [(1, false), (2, false), (3, false), (7, false), (3, true)] {
+            let answers = solve_in_lanes(&h, lanes, &problems, &crate::Limits::default(), lazy);
+            for (i, (a, s)) in answers.iter().zip(&alone).enumerate() {
+                let a = a.as_ref().unwrap();
+                assert_eq!(a.moves, s.moves, "{lanes} lanes, problem {i}");
+                assert_eq!(a.tiles, s.tiles);
+                assert!(a.optimal);
+                assert_eq!(a.initial_h, s.initial_h);
+                let (x, y) = (&a.stats, &s.stats);
+                assert_eq!(
+                    (x.generated, x.expanded, x.lookups, &x.thresholds),
+                    (y.generated, y.expanded, y.lookups, &y.thresholds),
+                    "{lanes} lanes, problem {i}"
+                );
+            }
+        }
+    }
+}
+
+/// A node limit stops a lane where it stops IDA* alone, with the same lower bound; the other
+/// lanes go on; a cancelled run stops every lane; a problem of another size is refused.
+#[test]
+fn lanes_keep_each_problems_limits() {
+    let goal = Board::blank_last(Size::S3X3);
+    let h = partitioned_3x3(&goal);
+    let hard = crate::Problem::new(Board::parse("8 6 7 2 5 4 3 0 1", None).unwrap(), goal.clone())
+        .unwrap();
+    let easy = crate::Problem::new(Board::parse("1 2 3 4 5 6 0 7 8", None).unwrap(), goal.clone())
+        .unwrap();
+    let limits = crate::Limits { max_nodes: Some(40), ..crate::Limits::default() };
+    let alone = crate::ida(&hard, &h, &limits).unwrap_err();
+    let crate::SearchError::LimitReached { kind, lower_bound, stats } = alone else {
+        panic!("a node limit: {alone:?}")
+    };
+    assert_eq!(kind, crate::LimitKind::Nodes);
+    let problems = [hard.clone(), easy.clone(), hard.clone()];
+    let mut out = Vec::new();
+    let mut it = problems.iter().enumerate();
+    crate::ida_lanes(
+        &h,
+        3,
+        |_| {
+            it.next().map(|(i, p)| {
+                let limits = if i == 1 { crate::Limits::default() } else { limits.clone() };
+                (i, p.clone(), limits)
+            })
+        },
+        |i, r| out.push((i, r)),
+    );
+    out.sort_by_key(|(i, _)| *i);
+    for (i, r) in &out {
+        match (i, r) {
+            (1, Ok(s)) => assert_eq!(s.len(), 2),
+            (_, Err(crate::SearchError::LimitReached { kind: k, lower_bound: b, stats: s })) => {
+                assert_eq!((*k, *b, s.generated), (kind, lower_bound, stats.generated));
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(out.len(), 3);
+
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let cancelled = crate::Limits { cancel: Some(cancel), ..crate::Limits::default() };
+    let answers = solve_in_lanes(&h, 2, &[hard.clone(), hard.clone()], &cancelled, false);
+    for a in answers {
+        assert!(
+            matches!(
+                a,
+                Err(crate::SearchError::LimitReached { kind: crate::LimitKind::Cancelled, .. })
+            ),
+            "{a:?}"
+        );
+    }
+
+    let big = crate::Problem::new(Board::blank_first(Size::S4X4), Board::blank_last(Size::S4X4));
+    if let Ok(big) = big {
+        let answers = solve_in_lanes(&h, 2, &[big, easy], &crate::Limits::default(), false);
+        assert!(
+            matches!(answers[0], Err(crate::SearchError::NotApplicable(_))),
+            "{:?}",
+            answers[0]
+        );
+        assert_eq!(answers[1].as_ref().map(|s| s.len()).ok(), Some(2));
+    }
+}
