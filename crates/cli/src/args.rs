@@ -319,7 +319,7 @@ pub(crate) struct SolveArgs {
     pub(crate) threads: Option<u16>,
     /// With --input: positions each thread interleaves, a node of each in turn, so that their
     /// table reads overlap (IDA* only; faster with pattern databases). Answers and node counts
-    /// are the same for any count; each position's time_ms then includes the others' turns
+    /// are the same for any count; time_ms is then each position's share of its thread's time
     /// [default: 3]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub(crate) lanes: Option<u16>,

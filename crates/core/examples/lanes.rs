@@ -10,7 +10,8 @@ fn main() {
     let input = args.get(1).map_or("../shared/instances/korf100.txt", |s| s.as_str());
     let dir = args.get(2).map_or("data", |s| s.as_str());
     let goal = Board::blank_first(Size::S4X4);
-    let set = best_set(Path::new(dir), &goal, LoadMode::Mmap).expect("a set");
+    let mode = if std::env::var("RESIDENT").is_ok() { LoadMode::Resident } else { LoadMode::Mmap };
+    let set = best_set(Path::new(dir), &goal, mode).expect("a set");
     let h = AnyHeuristic::Pdb(set.heuristic(&goal, true, true).expect("h"));
     let text = std::fs::read_to_string(input).expect("input");
     let problems: Vec<Problem> = text

@@ -11,10 +11,9 @@
 //! The search of a lane is the recursion of `ida.rs` turned into a loop over an explicit
 //! stack of frames, so that it can stop after any expansion and resume later.
 
-use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
-use super::ida::{CHECK_EVERY, Grand, Kid, Shared, settle, step_kids};
+use super::ida::{CHECK_EVERY, Grand, Kid, Stepper, settle, step_kids};
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::board::MAX_CELLS;
 use crate::heuristic::Heuristic;
@@ -40,17 +39,7 @@ pub fn ida_lanes<H: Heuristic, T>(
     let lanes = if H::LAZY { lanes.max(1) } else { 1 };
     let size = heuristic.size();
     let table = MoveTable::new(size);
-    let unlimited = Limits::default();
-    let shared = Shared {
-        h: heuristic,
-        table: &table,
-        fsm: Fsm::get(),
-        limits: &unlimited,
-        // Unused: each lane has its own goal.
-        goal: [0; MAX_CELLS],
-        n: size.cells(),
-        generated: AtomicU64::new(0),
-    };
+    let shared = Stepper { h: heuristic, table: &table, fsm: Fsm::get(), n: size.cells() };
     let mut running: Vec<(T, Lane<H::State>)> = Vec::with_capacity(lanes);
     let mut spare: Vec<Lane<H::State>> = Vec::new();
     let mut clock = Clock { start: Instant::now(), idle: Duration::ZERO, ticks: 0 };
@@ -203,7 +192,7 @@ impl<S: Copy> Lane<S> {
     /// Sets the lane up for `problem` and starts its first iteration.
     fn start<H: Heuristic<State = S>>(
         &mut self,
-        shared: &Shared<'_, H>,
+        shared: &Stepper<'_, H>,
         problem: &Problem,
         limits: Limits,
     ) -> Tick {
@@ -233,7 +222,7 @@ impl<S: Copy> Lane<S> {
     }
 
     /// Starts an iteration with the lane's bound: steps and prefetches the root's children.
-    fn begin<H: Heuristic<State = S>>(&mut self, shared: &Shared<'_, H>) -> Tick {
+    fn begin<H: Heuristic<State = S>>(&mut self, shared: &Stepper<'_, H>) -> Tick {
         self.stats.thresholds.push(self.bound);
         self.next_bound = u32::MAX;
         self.cells = self.root_cells;
@@ -261,7 +250,7 @@ impl<S: Copy> Lane<S> {
 
     /// One expansion, then the walk to the next node to expand.
     #[inline(always)]
-    fn tick<H: Heuristic<State = S>>(&mut self, shared: &Shared<'_, H>) -> Tick {
+    fn tick<H: Heuristic<State = S>>(&mut self, shared: &Stepper<'_, H>) -> Tick {
         let nx = self.next;
         self.stats.expanded += 1;
         self.stats.generated += nx.count as u64;
@@ -291,7 +280,7 @@ impl<S: Copy> Lane<S> {
     /// `expand_lazy` up to its loop over the children: reads the children of the node `nx`,
     /// applies BPMX, and steps and prefetches the children of each child within the bound.
     #[inline(always)]
-    fn expand<H: Heuristic<State = S>>(&mut self, shared: &Shared<'_, H>, nx: Next) {
+    fn expand<H: Heuristic<State = S>>(&mut self, shared: &Stepper<'_, H>, nx: Next) {
         let bound = self.bound;
         let kids = &mut self.levels[nx.level][nx.slot][..nx.count];
         let Some((hp, order)) = settle(
@@ -350,7 +339,7 @@ impl<S: Copy> Lane<S> {
     /// the next one (popping finished frames), and sets it up as the next expansion. At the
     /// end of an iteration starts the next one.
     #[inline(always)]
-    fn advance<H: Heuristic<State = S>>(&mut self, shared: &Shared<'_, H>) -> Tick {
+    fn advance<H: Heuristic<State = S>>(&mut self, shared: &Stepper<'_, H>) -> Tick {
         loop {
             let Some(f) = self.frames.last_mut() else {
                 if self.next_bound == u32::MAX {
@@ -395,7 +384,7 @@ impl<S: Copy> Lane<S> {
     /// The answer of a lane that ended with `end`.
     fn finish<H: Heuristic<State = S>>(
         &mut self,
-        shared: &Shared<'_, H>,
+        shared: &Stepper<'_, H>,
         end: Tick,
         clock: &Clock,
     ) -> Result<Solution, SearchError> {
