@@ -254,8 +254,8 @@ fn moves_of(run: &crate::support::Run) -> String {
     run.stdout.lines().find(|l| l.starts_with("moves")).expect("a moves line").to_string()
 }
 
-/// Every 10th of Korf's 100 in `dir`: one thread, two and three threads, and resident tables,
-/// all give the same moves, of the published length.
+/// Every 10th of Korf's 100 in `dir`: one thread, two and three threads (with and without
+/// lanes), and resident tables, all give the same moves, of the published length.
 fn same_moves_for_any_thread_count(dir: &Path, step: usize) {
     for (id, len, board) in korf100().into_iter().step_by(step) {
         let base = ["solve", board.as_str(), "--goal", "blank-first", "--heuristic", "pdb"];
@@ -265,7 +265,14 @@ fn same_moves_for_any_thread_count(dir: &Path, step: usize) {
             "{id}: {one:?}"
         );
         let want = moves_of(&one);
-        for extra in [&["--threads", "2"][..], &["--threads", "3"], &["--pdb-load", "resident"]] {
+        let extras = [
+            &["--threads", "2"][..],
+            &["--threads", "3"],
+            &["--threads", "2", "--lanes", "1"],
+            &["--threads", "3", "--lanes", "5"],
+            &["--pdb-load", "resident"],
+        ];
+        for extra in extras {
             let run = run_in(dir, &[&base[..], extra].concat(), "");
             assert_eq!(moves_of(&run), want, "instance {id} with {extra:?}");
         }

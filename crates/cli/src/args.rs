@@ -317,10 +317,10 @@ pub(crate) struct SolveArgs {
     /// answer is the same for any count). With --input: this many positions at once
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) threads: Option<u16>,
-    /// With --input: positions each thread interleaves, a node of each in turn, so that their
-    /// table reads overlap (IDA* only; faster with pattern databases). Answers and node counts
-    /// are the same for any count; time_ms is then each position's share of its thread's time
-    /// [default: 3]
+    /// Searches each thread interleaves, a node of each in turn, so that their table reads
+    /// overlap (IDA* only; faster with pattern databases): positions with --input, subtrees of
+    /// one position split over --threads. Answers are the same for any count; with --input so
+    /// are node counts, and time_ms is each position's share of its thread's time [default: 3]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub(crate) lanes: Option<u16>,
     #[command(flatten)]

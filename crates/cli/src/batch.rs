@@ -318,7 +318,7 @@ fn take(jobs: &Mutex<mpsc::Receiver<Job>>, cancel: &AtomicBool, wait: bool) -> O
 
 /// One position's limits, counted from when its search starts.
 fn search_limits(settings: &Settings) -> Limits {
-    limits(&settings.limits, 1, settings.cancel.as_ref())
+    limits(settings, 1)
 }
 
 /// The input: a file, or stdin for `-`.

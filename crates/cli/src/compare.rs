@@ -94,6 +94,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<u8> {
             cancel: None,
             max_stored: Some(args.limit_stored),
             threads: 1,
+            lanes: 1,
         };
         let algo = algorithm.to_string();
         let row = match h.solve(&problem, algorithm, &limits) {

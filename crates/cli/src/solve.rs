@@ -40,13 +40,14 @@ pub(crate) struct Settings {
     pub(crate) search_threads: usize,
     /// Set on Ctrl-C (batch mode): running searches stop.
     pub(crate) cancel: Option<Arc<AtomicBool>>,
-    /// Batch mode: positions each worker interleaves (`--lanes`).
+    /// Searches each thread interleaves (`--lanes`): positions in a batch, subtrees of one
+    /// position split over threads.
     pub(crate) lanes: usize,
 }
 
-/// Positions a batch worker interleaves by default: measured on Korf's 100 and the 80-move
-/// positions with 7-8 (2-core EPYC VM), 2 lanes took 0.88 of the time of one, 3 took 0.85,
-/// and 4 to 8 no less.
+/// Searches a thread interleaves by default: measured on Korf's 100 and the 80-move positions
+/// with 7-8 (2-core EPYC VM), 2 lanes took 0.88 of the time of one, 3 took 0.85, and 4 to 8
+/// no less.
 pub(crate) const DEFAULT_LANES: usize = 3;
 
 impl Settings {
@@ -65,14 +66,16 @@ impl Settings {
     }
 }
 
-/// The library's limits for a search starting now.
-pub(crate) fn limits(opts: &LimitOpts, threads: usize, cancel: Option<&Arc<AtomicBool>>) -> Limits {
+/// The library's limits for a search starting now, on `threads` threads.
+pub(crate) fn limits(settings: &Settings, threads: usize) -> Limits {
+    let opts = &settings.limits;
     Limits {
         max_nodes: opts.max_nodes,
         deadline: opts.timeout.map(|t| Instant::now() + t),
-        cancel: cancel.cloned(),
+        cancel: settings.cancel.clone(),
         max_stored: opts.max_stored,
         threads,
+        lanes: settings.lanes,
     }
 }
 
@@ -87,11 +90,8 @@ pub(crate) fn attempt(
         Ok(p) => p,
         Err(why) => return Outcome::Unsolvable(why),
     };
-    match heuristic.solve(
-        &problem,
-        settings.algorithm,
-        &limits(&settings.limits, settings.search_threads, settings.cancel.as_ref()),
-    ) {
+    match heuristic.solve(&problem, settings.algorithm, &limits(settings, settings.search_threads))
+    {
         Ok(solution) => Outcome::Solved(solution),
         Err(e) => Outcome::Failed(e),
     }
@@ -108,9 +108,6 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     // clap's `requires` is not enforced next to the BOARD/--input conflict, so check here.
     if args.output.is_some() {
         anyhow::bail!(exit::Usage("--output applies only with --input".into()));
-    }
-    if args.lanes.is_some() {
-        anyhow::bail!(exit::Usage("--lanes applies only with --input".into()));
     }
     let (board, goal) = input::board_and_goal(&args.board, &args.board_opts)?;
     let settings = Settings::from_args(args);

@@ -538,3 +538,36 @@ fn lanes_keep_each_problems_limits() {
         assert_eq!(answers[1].as_ref().map(|s| s.len()).ok(), Some(2));
     }
 }
+
+/// One position split over threads, with and without lanes, gives the moves of one thread
+/// (the first solution in depth-first order), of the true length; a node limit stops it.
+#[test]
+fn split_lanes_give_the_moves_of_one_thread() {
+    for goal in corner_goals() {
+        let h = partitioned_3x3(&goal);
+        let truth = all_positions(&goal);
+        for (board, d) in truth.iter().step_by(4999) {
+            let problem = crate::Problem::new(board.clone(), goal.clone()).unwrap();
+            let one = crate::ida(&problem, &h, &crate::Limits::default()).unwrap();
+            assert_eq!(one.len(), *d as usize);
+            for (threads, lanes) in [(2, 1), (2, 3), (3, 2), (4, 7)] {
+                let limits = crate::Limits { threads, lanes, ..crate::Limits::default() };
+                let split = crate::ida(&problem, &h, &limits).unwrap();
+                assert_eq!(split.moves, one.moves, "{board:?}: {threads} threads, {lanes} lanes");
+                assert_eq!(split.stats.thresholds, one.stats.thresholds);
+            }
+        }
+    }
+    let goal = Board::blank_last(Size::S3X3);
+    let h = partitioned_3x3(&goal);
+    let hard = crate::Problem::new(Board::parse("8 6 7 2 5 4 3 0 1", None).unwrap(), goal).unwrap();
+    let limits =
+        crate::Limits { threads: 2, lanes: 3, max_nodes: Some(40), ..crate::Limits::default() };
+    match crate::ida(&hard, &h, &limits) {
+        Err(crate::SearchError::LimitReached { kind, stats, .. }) => {
+            assert_eq!(kind, crate::LimitKind::Nodes);
+            assert!(stats.generated >= 40);
+        }
+        other => panic!("a node limit: {other:?}"),
+    }
+}

@@ -10,10 +10,19 @@
 //!
 //! The search of a lane is the recursion of `ida.rs` turned into a loop over an explicit
 //! stack of frames, so that it can stop after any expansion and resume later.
+//!
+//! One position split over threads ([`subtrees`]) uses lanes too: each thread interleaves
+//! several of the iteration's subtrees. There interleaving does cost nodes, in the last
+//! iteration only: a lane may be searching a subtree after the one with the answer when that
+//! answer is found (the answer itself is the same: the first in depth-first order).
 
 use std::time::{Duration, Instant};
 
-use super::ida::{CHECK_EVERY, Grand, Kid, Stepper, settle, step_kids};
+use std::sync::atomic::Ordering;
+
+use super::ida::{
+    CHECK_EVERY, Grand, Kid, Node, Outcome, Shared, Split, Stepper, settle, step_kids,
+};
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::board::MAX_CELLS;
 use crate::heuristic::Heuristic;
@@ -58,7 +67,7 @@ pub fn ida_lanes<H: Heuristic, T>(
                 continue;
             }
             let mut lane = spare.pop().unwrap_or_else(Lane::empty);
-            match lane.start(&shared, &problem, limits) {
+            match lane.start(&shared, problem, limits) {
                 Tick::Busy => running.push((tag, lane)),
                 end => {
                     done(tag, lane.finish(&shared, end, &clock));
@@ -72,7 +81,14 @@ pub fn ida_lanes<H: Heuristic, T>(
         let mut j = 0;
         while j < running.len() {
             clock.ticks += 1;
-            let tick = running[j].1.tick(&shared);
+            let lane = &mut running[j].1;
+            let mut tick = lane.tick(&shared);
+            if tick == Tick::Check {
+                tick = match lane.check_own() {
+                    Some(kind) => Tick::Stopped(kind),
+                    None => lane.go(&shared),
+                };
+            }
             if tick == Tick::Busy {
                 j += 1;
                 continue;
@@ -81,6 +97,109 @@ pub fn ida_lanes<H: Heuristic, T>(
             done(tag, lane.finish(&shared, tick, &clock));
             spare.push(lane);
         }
+    }
+}
+
+/// One thread's part of an iteration split over threads: takes the split's subtrees in order
+/// and searches up to `lanes` of them at a time, interleaved, until none is left or an earlier
+/// subtree has the answer (see `ida.rs`, "Parallel search"). Found paths go to `split`.
+pub(super) fn subtrees<H: Heuristic>(
+    shared: &Shared<'_, H>,
+    split: &Split<H::State>,
+    bound: u32,
+    lanes: usize,
+) -> Outcome {
+    let stepper = shared.stepper();
+    let mut out = Outcome { next_bound: u32::MAX, ..Outcome::default() };
+    let mut running: Vec<(usize, Lane<H::State>)> = Vec::with_capacity(lanes);
+    let mut spare: Vec<Lane<H::State>> = Vec::new();
+    let mut more = true;
+    let mut stop = false;
+    loop {
+        while more && !stop && running.len() < lanes {
+            let i = split.next.fetch_add(1, Ordering::Relaxed);
+            if i >= split.frontier.len() || i > split.best.load(Ordering::Relaxed) {
+                more = false;
+                break;
+            }
+            let mut lane = spare.pop().unwrap_or_else(Lane::empty);
+            lane.goal = shared.goal;
+            let tick = lane.start_node(&stepper, &split.frontier[i], bound);
+            if tick == Tick::Busy {
+                running.push((i, lane));
+            } else {
+                stop |= end_subtree(shared, split, &mut out, i, &mut lane, tick);
+                spare.push(lane);
+            }
+        }
+        if running.is_empty() || stop {
+            break;
+        }
+        let mut j = 0;
+        while j < running.len() {
+            let (i, lane) = &mut running[j];
+            let mut tick = lane.tick(&stepper);
+            if tick == Tick::Check {
+                tick = match lane.check_shared(shared, split, *i) {
+                    Some(end) => end,
+                    None => lane.go(&stepper),
+                };
+            }
+            if tick == Tick::Busy {
+                j += 1;
+                continue;
+            }
+            let (i, mut lane) = running.swap_remove(j);
+            stop |= end_subtree(shared, split, &mut out, i, &mut lane, tick);
+            spare.push(lane);
+            if stop {
+                break;
+            }
+        }
+    }
+    // A limit ended the iteration: the lanes still running count what they did.
+    for (_, lane) in &mut running {
+        lane.publish(shared);
+        out.add(lane);
+    }
+    out
+}
+
+/// Records a subtree's lane that ended with `tick`; true if a limit stops the whole search.
+fn end_subtree<H: Heuristic>(
+    shared: &Shared<'_, H>,
+    split: &Split<H::State>,
+    out: &mut Outcome,
+    i: usize,
+    lane: &mut Lane<H::State>,
+    tick: Tick,
+) -> bool {
+    lane.publish(shared);
+    out.add(lane);
+    match tick {
+        Tick::Found => {
+            split.best.fetch_min(i, Ordering::Relaxed);
+            if let Ok(mut r) = split.results.lock() {
+                r.push((i, std::mem::take(&mut lane.path)));
+            }
+            false
+        }
+        Tick::Stopped(kind) => {
+            out.stop = Some(kind);
+            // A limit ends every thread: make the others stop at their next check.
+            split.best.fetch_min(0, Ordering::Relaxed);
+            true
+        }
+        _ => false,
+    }
+}
+
+impl Outcome {
+    /// Adds what `lane` did to the totals.
+    fn add<S>(&mut self, lane: &Lane<S>) {
+        self.expanded += lane.stats.expanded;
+        self.lookups += lane.stats.lookups;
+        self.next_bound = self.next_bound.min(lane.next_bound);
     }
 }
 
@@ -105,10 +224,17 @@ impl Clock {
 enum Tick {
     /// More to search.
     Busy,
+    /// Counted the next expansion's children and due to check its limits: check, then
+    /// [`Lane::go`] (or stop the lane).
+    Check,
     /// The path in the lane reaches the goal.
     Found,
     /// A limit stopped the search.
     Stopped(LimitKind),
+    /// An earlier subtree of the split has the answer: this one is abandoned.
+    Raced,
+    /// A subtree's iteration found nothing within its bound.
+    Done,
     /// The last iteration found nothing within its bound, and nothing lies beyond it.
     Exhausted,
 }
@@ -143,17 +269,21 @@ struct Frame {
     grand_count: [usize; 4],
 }
 
-/// One position's IDA*, resumable after any expansion.
+/// A depth-first search with IDA*'s bound below one node, resumable after any expansion:
+/// a whole position's IDA* (the bound rising after each iteration), or one iteration below one
+/// subtree of a split.
 struct Lane<S> {
+    /// The position's problem (whole positions only).
     problem: Option<Problem>,
+    /// The position's limits (whole positions only; a split's lanes check the search's).
     limits: Limits,
     /// The time `start` took (ticks are timed by the [`Clock`]).
     setup: Duration,
     goal: [u8; MAX_CELLS],
-    root_cells: [u8; MAX_CELLS],
-    root_blank: usize,
-    root_state: Option<S>,
-    root_h: u32,
+    /// Where the search starts: the position, or a subtree's root.
+    root: Option<Node<S>>,
+    /// Whether an iteration that finds nothing starts the next (whole positions).
+    iterate: bool,
     cells: [u8; MAX_CELLS],
     path: Vec<Dir>,
     levels: Vec<Grand<S>>,
@@ -164,6 +294,8 @@ struct Lane<S> {
     stats: Stats,
     /// When `stats.generated` reaches this, the limits are checked.
     check_at: u64,
+    /// How much of `stats.generated` a split's lane has added to the search's count.
+    published: u64,
 }
 
 impl<S: Copy> Lane<S> {
@@ -173,10 +305,8 @@ impl<S: Copy> Lane<S> {
             limits: Limits::default(),
             setup: Duration::ZERO,
             goal: [0; MAX_CELLS],
-            root_cells: [0; MAX_CELLS],
-            root_blank: 0,
-            root_state: None,
-            root_h: 0,
+            root: None,
+            iterate: true,
             cells: [0; MAX_CELLS],
             path: Vec::with_capacity(256),
             levels: Vec::new(),
@@ -186,61 +316,97 @@ impl<S: Copy> Lane<S> {
             next_bound: u32::MAX,
             stats: Stats::default(),
             check_at: 0,
+            published: 0,
         }
     }
 
-    /// Sets the lane up for `problem` and starts its first iteration.
+    /// Sets the lane up for the whole of `problem` and starts its first iteration.
     fn start<H: Heuristic<State = S>>(
         &mut self,
-        shared: &Stepper<'_, H>,
-        problem: &Problem,
+        stepper: &Stepper<'_, H>,
+        problem: Problem,
         limits: Limits,
     ) -> Tick {
-        let n = shared.n;
+        let n = stepper.n;
         let start = problem.start();
         let t0 = Instant::now();
-        self.problem = Some(problem.clone());
-        self.limits = limits;
-        self.root_cells = [0; MAX_CELLS];
-        self.root_cells[..n].copy_from_slice(start.cells());
+        let mut cells = [0; MAX_CELLS];
+        cells[..n].copy_from_slice(start.cells());
         self.goal = [0; MAX_CELLS];
         self.goal[..n].copy_from_slice(problem.goal().cells());
-        self.root_blank = start.blank();
-        let mut root = shared.h.init(start.cells());
-        self.root_h = shared.h.resolve(&mut root);
-        self.root_state = Some(root);
+        let mut state = stepper.h.init(start.cells());
+        let h = stepper.h.resolve(&mut state);
+        let root = Node {
+            cells,
+            blank: start.blank() as u8,
+            g: 0,
+            h,
+            fsm: Fsm::START,
+            state,
+            moves: Vec::new(),
+        };
+        self.problem = Some(problem);
+        self.limits = limits;
+        self.iterate = true;
         self.stats = Stats { generated: 1, ..Stats::default() };
         self.check_at = 0;
-        self.bound = self.root_h;
-        if self.levels.is_empty() {
-            let kid = Kid { dir: 0, to: 0, h: 0, fsm: 0, state: root };
-            self.levels.push([[kid; 4]; 4]);
-        }
-        let tick = self.begin(shared);
+        self.bound = h;
+        self.set_root(root);
+        let tick = self.begin(stepper);
         self.setup = t0.elapsed();
         tick
     }
 
+    /// Sets the lane up for one iteration with `bound` below `node` (its goal set already).
+    fn start_node<H: Heuristic<State = S>>(
+        &mut self,
+        stepper: &Stepper<'_, H>,
+        node: &Node<S>,
+        bound: u32,
+    ) -> Tick {
+        self.iterate = false;
+        // The split counted the subtree's root.
+        self.stats = Stats::default();
+        self.check_at = 0;
+        self.published = 0;
+        self.bound = bound;
+        self.set_root(node.clone());
+        self.begin(stepper)
+    }
+
+    /// Makes `root` the lane's root.
+    fn set_root(&mut self, root: Node<S>) {
+        if self.levels.is_empty() {
+            let kid = Kid { dir: 0, to: 0, h: 0, fsm: 0, state: root.state };
+            self.levels.push([[kid; 4]; 4]);
+        }
+        self.root = Some(root);
+    }
+
     /// Starts an iteration with the lane's bound: steps and prefetches the root's children.
-    fn begin<H: Heuristic<State = S>>(&mut self, shared: &Stepper<'_, H>) -> Tick {
-        self.stats.thresholds.push(self.bound);
+    fn begin<H: Heuristic<State = S>>(&mut self, stepper: &Stepper<'_, H>) -> Tick {
+        let Some(root) = &self.root else { return Tick::Exhausted };
+        if self.iterate {
+            self.stats.thresholds.push(self.bound);
+        }
         self.next_bound = u32::MAX;
-        self.cells = self.root_cells;
+        self.cells = root.cells;
         self.path.clear();
+        self.path.extend_from_slice(&root.moves);
         self.frames.clear();
-        if self.root_h == 0 && self.is_goal(shared.n) {
+        if root.h == 0 && self.is_goal(stepper.n) {
             return Tick::Found;
         }
-        let Some(root) = self.root_state else { return Tick::Exhausted };
+        let (blank, h, g) = (root.blank as usize, root.h, root.g);
         let count = step_kids(
-            shared,
+            stepper,
             &mut self.cells,
-            self.root_blank,
-            &root,
-            Fsm::START,
+            blank,
+            &root.state,
+            root.fsm,
             &mut self.levels[0][0],
         );
-        self.next = Next { level: 0, slot: 0, count, blank: self.root_blank, h: self.root_h, g: 0 };
+        self.next = Next { level: 0, slot: 0, count, blank, h, g };
         Tick::Busy
     }
 
@@ -248,24 +414,28 @@ impl<S: Copy> Lane<S> {
         self.cells[..n] == self.goal[..n]
     }
 
-    /// One expansion, then the walk to the next node to expand.
+    /// Counts the next expansion's children; then, unless the limits are due to be checked
+    /// (see [`Tick::Check`]), expands it and walks to the one after.
     #[inline(always)]
-    fn tick<H: Heuristic<State = S>>(&mut self, shared: &Stepper<'_, H>) -> Tick {
-        let nx = self.next;
+    fn tick<H: Heuristic<State = S>>(&mut self, stepper: &Stepper<'_, H>) -> Tick {
         self.stats.expanded += 1;
-        self.stats.generated += nx.count as u64;
-        if self.stats.generated >= self.check_at
-            && let Some(kind) = self.checkpoint()
-        {
-            return Tick::Stopped(kind);
+        self.stats.generated += self.next.count as u64;
+        if self.stats.generated >= self.check_at {
+            return Tick::Check;
         }
-        self.expand(shared, nx);
-        self.advance(shared)
+        self.go(stepper)
     }
 
-    /// Checks the limits; sets when to check next.
+    /// The expansion counted by [`Lane::tick`], then the walk to the next one.
+    #[inline(always)]
+    fn go<H: Heuristic<State = S>>(&mut self, stepper: &Stepper<'_, H>) -> Tick {
+        self.expand(stepper, self.next);
+        self.advance(stepper)
+    }
+
+    /// Checks a whole position's own limits; sets when to check next.
     #[cold]
-    fn checkpoint(&mut self) -> Option<LimitKind> {
+    fn check_own(&mut self) -> Option<LimitKind> {
         let total = self.stats.generated;
         self.check_at = total + CHECK_EVERY;
         if let Some(max) = self.limits.max_nodes {
@@ -277,6 +447,38 @@ impl<S: Copy> Lane<S> {
         self.limits.check_slow()
     }
 
+    /// Checks a split's lane for subtree `mine`: publishes its count, then checks the search's
+    /// limits (the node limit exactly, as `ida.rs`'s workers do) and whether an earlier subtree
+    /// has the answer. Sets when to check next.
+    #[cold]
+    fn check_shared<H: Heuristic>(
+        &mut self,
+        shared: &Shared<'_, H>,
+        split: &Split<S>,
+        mine: usize,
+    ) -> Option<Tick> {
+        self.publish(shared);
+        let limits = shared.limits;
+        let total = shared.generated.load(Ordering::Relaxed);
+        let mut every = CHECK_EVERY;
+        if let Some(max) = limits.max_nodes {
+            if total >= max {
+                return Some(Tick::Stopped(LimitKind::Nodes));
+            }
+            every = every.min(max - total);
+        }
+        self.check_at = self.stats.generated + every;
+        if let Some(kind) = limits.check_slow() {
+            return Some(Tick::Stopped(kind));
+        }
+        (split.best.load(Ordering::Relaxed) < mine).then_some(Tick::Raced)
+    }
+
+    /// Adds a split's lane's new nodes to the search's count.
+    fn publish<H: Heuristic>(&mut self, shared: &Shared<'_, H>) {
+        shared.generated.fetch_add(self.stats.generated - self.published, Ordering::Relaxed);
+        self.published = self.stats.generated;
+    }
     /// `expand_lazy` up to its loop over the children: reads the children of the node `nx`,
     /// applies BPMX, and steps and prefetches the children of each child within the bound.
     #[inline(always)]
@@ -342,6 +544,9 @@ impl<S: Copy> Lane<S> {
     fn advance<H: Heuristic<State = S>>(&mut self, shared: &Stepper<'_, H>) -> Tick {
         loop {
             let Some(f) = self.frames.last_mut() else {
+                if !self.iterate {
+                    return Tick::Done;
+                }
                 if self.next_bound == u32::MAX {
                     return Tick::Exhausted;
                 }
@@ -401,7 +606,7 @@ impl<S: Copy> Lane<S> {
                     moves,
                     tiles,
                     optimal: shared.h.admissible(),
-                    initial_h: self.root_h,
+                    initial_h: self.root.as_ref().map_or(0, |r| r.h),
                     stats,
                 })
             }
