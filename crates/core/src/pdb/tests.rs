@@ -539,8 +539,9 @@ fn lanes_keep_each_problems_limits() {
     }
 }
 
-/// One position split over threads, with and without lanes, gives the moves of one thread
-/// (the first solution in depth-first order), of the true length; a node limit stops it.
+/// One position split into subtrees (over threads, or in lanes on one) gives the moves of one
+/// thread searching depth-first (the first solution in that order), of the true length; a node
+/// limit stops it.
 #[test]
 fn split_lanes_give_the_moves_of_one_thread() {
     for goal in corner_goals() {
@@ -550,7 +551,7 @@ fn split_lanes_give_the_moves_of_one_thread() {
             let problem = crate::Problem::new(board.clone(), goal.clone()).unwrap();
             let one = crate::ida(&problem, &h, &crate::Limits::default()).unwrap();
             assert_eq!(one.len(), *d as usize);
-            for (threads, lanes) in [(2, 1), (2, 3), (3, 2), (4, 7)] {
+            for (threads, lanes) in [(1, 3), (2, 1), (2, 3), (3, 2), (4, 7)] {
                 let limits = crate::Limits { threads, lanes, ..crate::Limits::default() };
                 let split = crate::ida(&problem, &h, &limits).unwrap();
                 assert_eq!(split.moves, one.moves, "{board:?}: {threads} threads, {lanes} lanes");

@@ -217,7 +217,8 @@ fn iteration<H: Heuristic>(
     bound: u32,
     threads: usize,
 ) -> Outcome {
-    if threads == 1 {
+    let lanes = if H::LAZY { shared.limits.lanes } else { 1 };
+    if threads == 1 && lanes <= 1 {
         let mut w = Worker::new(shared, root, bound, None);
         let flow = w.dfs(root.blank as usize, &root.state, root.h, root.g, root.fsm);
         w.publish();
@@ -258,24 +259,28 @@ fn iteration<H: Heuristic>(
         results: Mutex::new(Vec::new()),
     };
     let totals = Mutex::new(Outcome { next_bound, expanded, lookups, ..Outcome::default() });
-    let lanes = shared.limits.lanes;
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let local = if H::LAZY && lanes > 1 {
-                    super::lanes::subtrees(shared, &split, bound, lanes)
-                } else {
-                    subtrees(shared, &split, bound)
-                };
-                if let Ok(mut t) = totals.lock() {
-                    t.expanded += local.expanded;
-                    t.lookups += local.lookups;
-                    t.next_bound = t.next_bound.min(local.next_bound);
-                    t.stop = t.stop.or(local.stop);
-                }
-            });
+    let work = || {
+        let local = if lanes > 1 {
+            super::lanes::subtrees(shared, &split, bound, lanes)
+        } else {
+            subtrees(shared, &split, bound)
+        };
+        if let Ok(mut t) = totals.lock() {
+            t.expanded += local.expanded;
+            t.lookups += local.lookups;
+            t.next_bound = t.next_bound.min(local.next_bound);
+            t.stop = t.stop.or(local.stop);
         }
-    });
+    };
+    if threads == 1 {
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(work);
+            }
+        });
+    }
     let mut out = totals.into_inner().unwrap_or_default();
     let found = split.results.into_inner().unwrap_or_default().into_iter().min_by_key(|(i, _)| *i);
     if let Some((_, path)) = found {
