@@ -14,11 +14,12 @@
 //! Measured with 7-8 on one thread of a 2-core EPYC VM, time with lanes / one at a time (runs
 //! vary by a few percent): Korf's 100 as a batch 0.77 - 0.87 with 3 or 4 lanes, 0.79 - 0.95
 //! with 2, no better with 6 or 8; the 20 hardest positions as a batch 0.84 with 3; one 80-move
-//! position split in 3 lanes 0.89 on one thread, 0.87 on two. The waits left
-//! are on the prefetches themselves (about a fifth of the samples, however many lanes), so
-//! more lanes do not help; prefetching the automaton's rows, `prefetcht1` or `prefetchnta`
-//! (1.00), each lookup prefetched as its index is computed (1.05) and dual ranks as sums of
-//! place values (1.00 - 1.02) did not either.
+//! position split in 3 lanes 0.89 on one thread, 0.87 on two. With 6-6-3, whose 11 MB of
+//! tables stay in the cache, there is little to hide: Korf's 100 takes 1.015 (best of five).
+//! The waits left are on the prefetches themselves (about a fifth of the samples, however many
+//! lanes), so more lanes do not help; prefetching the automaton's rows, `prefetcht1` or
+//! `prefetchnta` (1.00), each lookup prefetched as its index is computed (1.05) and dual ranks
+//! as sums of place values (1.00 - 1.02) did not either.
 //!
 //! One position uses lanes too ([`subtrees`], with [`Limits::lanes`]): each iteration is split
 //! into subtrees as for several threads, and each thread (one included) interleaves several.
