@@ -363,7 +363,8 @@ pub(crate) struct LimitOpts {
     /// Give up after generating N nodes (per position)
     #[arg(long, value_name = "N")]
     pub(crate) max_nodes: Option<u64>,
-    /// Give up after SECS seconds (per position)
+    /// Give up after SECS seconds (per position, wall time from its start; with --lanes its
+    /// thread works on the other lanes meanwhile)
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
     pub(crate) timeout: Option<Duration>,
     /// A* and BFS: give up when N nodes are stored
