@@ -62,7 +62,13 @@ pub fn ida_lanes<H: Heuristic, T>(
     let shared = Stepper { h: heuristic, table: &table, fsm: Fsm::get(), n: size.cells() };
     let mut running: Vec<(T, Lane<H::State>)> = Vec::with_capacity(lanes);
     let mut spare: Vec<Lane<H::State>> = Vec::new();
-    let mut clock = Clock { start: Instant::now(), idle: Duration::ZERO, ticks: 0 };
+    let mut clock = Clock {
+        start: Instant::now(),
+        idle: Duration::ZERO,
+        ticks: 0,
+        given: Duration::ZERO,
+        paid: 0,
+    };
     // When to ask `next` again after it had nothing while some lanes ran: asking can cost a lock
     // and a channel poll, which every round of ticks made a single lane 1.2 times slower.
     let mut ask_at = 0;
@@ -90,7 +96,7 @@ pub fn ida_lanes<H: Heuristic, T>(
             match lane.start(&shared, problem, limits) {
                 Tick::Busy => running.push((tag, lane)),
                 end => {
-                    done(tag, lane.finish(&shared, end, &clock));
+                    done(tag, lane.finish(&shared, end, &mut clock));
                     spare.push(lane);
                 }
             }
@@ -114,7 +120,7 @@ pub fn ida_lanes<H: Heuristic, T>(
                 continue;
             }
             let (tag, mut lane) = running.swap_remove(j);
-            done(tag, lane.finish(&shared, tick, &clock));
+            done(tag, lane.finish(&shared, tick, &mut clock));
             spare.push(lane);
         }
     }
@@ -227,19 +233,26 @@ impl Outcome {
 /// (about 0.1 ms with 7-8).
 const ASK_EVERY: u64 = 1 << 10;
 
-/// The thread's time, for sharing it among the positions: each gets the mean time of a tick
-/// (the time not spent waiting for problems, over the ticks so far) times its own ticks, so
-/// that the positions' times add up to the thread's.
+/// The thread's time, for sharing it among the positions: a position that finishes gets the
+/// time not yet given out (not counting waits for problems) in proportion to its share of the
+/// ticks not yet paid for, so that the positions' times add up to the thread's.
 struct Clock {
     start: Instant,
     idle: Duration,
     ticks: u64,
+    given: Duration,
+    paid: u64,
 }
 
 impl Clock {
-    fn share(&self, ticks: u64) -> Duration {
+    fn share(&mut self, ticks: u64) -> Duration {
         let busy = self.start.elapsed().saturating_sub(self.idle);
-        busy.mul_f64(ticks as f64 / self.ticks.max(1) as f64)
+        let left = busy.saturating_sub(self.given);
+        let owed = self.ticks.saturating_sub(self.paid).max(ticks).max(1);
+        let share = left.mul_f64(ticks as f64 / owed as f64);
+        self.given += share;
+        self.paid += ticks;
+        share
     }
 }
 
@@ -617,7 +630,7 @@ impl<S: Copy> Lane<S> {
         &mut self,
         shared: &Stepper<'_, H>,
         end: Tick,
-        clock: &Clock,
+        clock: &mut Clock,
     ) -> Result<Solution, SearchError> {
         let mut stats = std::mem::take(&mut self.stats);
         // Setting up, and the last tick of a lane stopped by a limit, count as ticks too.
