@@ -454,7 +454,13 @@ fn lanes_give_the_answers_of_one_search_at_a_time() {
             assert_eq!(s.len(), *d as usize);
         }
         for (lanes, lazy) in [(1, false), (2, false), (3, false), (7, false), (3, true)] {
+            let t0 = std::time::Instant::now();
             let answers = solve_in_lanes(&h, lanes, &problems, &crate::Limits::default(), lazy);
+            // Each position's time is its share of the thread's: together, no more than it.
+            let wall = t0.elapsed();
+            let shares: std::time::Duration =
+                answers.iter().flatten().map(|s| s.stats.elapsed).sum();
+            assert!(shares <= wall, "{shares:?} > {wall:?}");
             for (i, (a, s)) in answers.iter().zip(&alone).enumerate() {
                 let a = a.as_ref().unwrap();
                 assert_eq!(a.moves, s.moves, "{lanes} lanes, problem {i}");

@@ -88,12 +88,18 @@ pub fn ida_lanes<H: Heuristic, T>(
                 ask_at = clock.ticks + ASK_EVERY;
                 break;
             };
+            let started = Instant::now();
             if problem.start().size() != size || !H::LAZY {
-                done(tag, super::ida(&problem, heuristic, &Limits { threads: 1, ..limits }));
+                let answer = super::ida(&problem, heuristic, &Limits { threads: 1, ..limits });
+                clock.idle += started.elapsed();
+                done(tag, answer);
                 continue;
             }
             let mut lane = spare.pop().unwrap_or_else(Lane::empty);
-            match lane.start(&shared, problem, limits) {
+            let tick = lane.start(&shared, problem, limits);
+            // The lane's own setup time, not its ticks'.
+            clock.idle += started.elapsed();
+            match tick {
                 Tick::Busy => running.push((tag, lane)),
                 end => {
                     done(tag, lane.finish(&shared, end, &mut clock));
@@ -234,10 +240,12 @@ impl Outcome {
 const ASK_EVERY: u64 = 1 << 10;
 
 /// The thread's time, for sharing it among the positions: a position that finishes gets the
-/// time not yet given out (not counting waits for problems) in proportion to its share of the
-/// ticks not yet paid for, so that the positions' times add up to the thread's.
+/// time not yet given out in proportion to its share of the ticks not yet paid for, so that the
+/// positions' times add up to the thread's.
 struct Clock {
     start: Instant,
+    /// Time not spent in ticks: waiting for problems, setting lanes up (each lane counts its
+    /// own), solving problems alone.
     idle: Duration,
     ticks: u64,
     given: Duration,
