@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use fifteen_core::{Algorithm, AnyHeuristic, Board, LimitKind, Limits, Problem, SearchError, Size};
+use fifteen_core::{Algorithm, AnyHeuristic, Board, LimitKind, Problem, SearchError, Size};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::{PdbOpts, SolveArgs};
@@ -254,7 +254,7 @@ fn work(
             settings.lanes,
             |wait| {
                 if let Some((tag, problem)) = first.take() {
-                    return Some((tag, problem, search_limits(settings)));
+                    return Some((tag, problem, limits(settings, 1)));
                 }
                 while held.is_none() && !failed_send.get() {
                     let (i, item, other) = take(jobs, cancel, wait)?;
@@ -263,7 +263,7 @@ fn work(
                         (same, &item.board, other.as_deref())
                         && let Ok(problem) = Problem::new(board.clone(), goal.clone())
                     {
-                        return Some(((i, item), problem, search_limits(settings)));
+                        return Some(((i, item), problem, limits(settings, 1)));
                     }
                     if same || !matches!((&item.board, other.as_deref()), (Ok(_), Some(Ok(_)))) {
                         // Not a search (a bad line, an unsolvable position): answer it now.
@@ -314,11 +314,6 @@ fn take(jobs: &Mutex<mpsc::Receiver<Job>>, cancel: &AtomicBool, wait: bool) -> O
             Err(mpsc::RecvTimeoutError::Disconnected) => return None,
         }
     }
-}
-
-/// One position's limits, counted from when its search starts.
-fn search_limits(settings: &Settings) -> Limits {
-    limits(settings, 1)
 }
 
 /// The input: a file, or stdin for `-`.
