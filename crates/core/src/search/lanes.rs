@@ -443,7 +443,7 @@ impl<S: Copy> Lane<S> {
             return Tick::Found;
         }
         let (blank, h, g) = (root.blank as usize, root.h, root.g);
-        let count = step_kids(
+        let count = step_kids::<_, true>(
             stepper,
             &mut self.cells,
             blank,
@@ -559,10 +559,24 @@ impl<S: Copy> Lane<S> {
             let to = kid.to as usize;
             self.cells[nx.blank] = self.cells[to];
             self.cells[to] = 0;
-            grand_count[i] =
-                step_kids(shared, &mut self.cells, to, &kid.state, kid.fsm, &mut deeper[0][i]);
+            grand_count[i] = step_kids::<_, false>(
+                shared,
+                &mut self.cells,
+                to,
+                &kid.state,
+                kid.fsm,
+                &mut deeper[0][i],
+            );
             self.cells[to] = self.cells[nx.blank];
             self.cells[nx.blank] = 0;
+        }
+        // All of the expansion's prefetches together, after the stepping, rather than each
+        // child's after its own: 0.98 of the time (Korf's 100 x5, 3 lanes, best of five).
+        for &i in &order[..within] {
+            let i = i as usize % 4;
+            for g in &deeper[0][i][..grand_count[i]] {
+                shared.h.prefetch(&g.state);
+            }
         }
         if within < nx.count {
             let kid = &kids[order[within] as usize % 4];
