@@ -67,6 +67,10 @@ impl FromStr for HeuristicKind {
 /// A built heuristic of any kind.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "built once per run and searched by reference: its size costs nothing"
+)]
 pub enum AnyHeuristic {
     /// See [`Misplaced`].
     Misplaced(Misplaced),

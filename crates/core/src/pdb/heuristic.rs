@@ -90,6 +90,7 @@
 
 use std::sync::Arc;
 
+use super::lanes16::{self, DualLanes};
 use super::rank::{self, rank_cells};
 use super::set::PdbSetError as PdbError;
 use super::table::{Entries, PdbTable};
@@ -207,6 +208,9 @@ pub struct PdbLookup<const CELLS: usize, const LOOKUPS: usize> {
     /// The dual views, `views.len()` per corner group (empty without dual lookups). Their
     /// lookups take the slots after the regular views'.
     duals: Vec<DualView>,
+    /// The dual views laid out to rank all of a view's patterns at once: one per dual view on
+    /// 16-cell boards, else none (and ranks go tile by tile).
+    dual_lanes: Vec<DualLanes>,
     /// `dual_group[b]`: which group of `duals` serves a blank on cell `b`, or `u8::MAX`.
     dual_group: [u8; MAX_CELLS],
     /// The entries of each lookup slot's table (`tables[slot % patterns]`): one load from the
@@ -221,6 +225,19 @@ pub struct PdbLookup<const CELLS: usize, const LOOKUPS: usize> {
     contrib: Vec<[i64; CELLS]>,
     /// Cells between the two ends of a move that is vertical in a view: the board's width - 1.
     gap: usize,
+    /// `movers[v * CELLS + t]`: the lookup slot that a move of tile `t` changes in view `v`, and
+    /// the place value of `t`'s digit there (one small load per view in `update`, instead of a
+    /// field of a large [`View`]).
+    movers: Vec<Mover>,
+}
+
+/// What a move of one tile changes in one view: see [`PdbLookup`]'s `movers`.
+#[derive(Clone, Copy, Debug)]
+struct Mover {
+    /// The lookup slot of the tile's pattern in the view, or `u8::MAX` for a tile in none.
+    slot: u8,
+    /// The place value of the tile's digit in that pattern's index.
+    weight: u32,
 }
 
 /// A move seen through one view, for the branch-free index update: which cells lie between its
@@ -270,6 +287,19 @@ impl PdbHeuristic {
             (duals, dual_group) = dual_views(goal, &tables, reflect, views.len())?;
         }
         let dual_views = if duals.is_empty() { 0 } else { views.len() };
+        let dual_lanes: Vec<DualLanes> = duals
+            .iter()
+            .map_while(|d| {
+                let players = d.starts[tables.len()] as usize;
+                DualLanes::new(
+                    size.cells(),
+                    &d.src[..players],
+                    &d.through,
+                    &d.starts[..=tables.len()],
+                )
+            })
+            .collect();
+        let dual_lanes = if dual_lanes.len() == duals.len() { dual_lanes } else { Vec::new() };
         let lookups = (views.len() + dual_views) * tables.len();
         let entries = (0..lookups).map(|slot| Entries::new(&tables[slot % tables.len()])).collect();
         // One literal for both variants (they differ only in their const parameters).
@@ -277,21 +307,36 @@ impl PdbHeuristic {
             ($cells:literal) => {{
                 let (steps, contrib) = step_tables::<$cells>(size, &views);
                 let gap = size.width() - 1;
+                let np = tables.len();
+                let mut movers = Vec::with_capacity(views.len() * $cells);
+                for (v, view) in views.iter().enumerate() {
+                    movers.extend(view.tiles.iter().take($cells).map(|t| Mover {
+                        slot: if t.pattern == u8::MAX {
+                            u8::MAX
+                        } else {
+                            (v * np) as u8 + t.pattern
+                        },
+                        weight: t.weight,
+                    }));
+                }
                 PdbLookup {
                     size,
                     name,
                     tables,
                     views,
                     duals,
+                    dual_lanes,
                     dual_group,
                     entries,
                     steps,
                     contrib,
                     gap,
+                    movers,
                 }
             }};
         }
-        if size.cells() <= 16 && lookups <= 12 {
+        // The compact variant's index update reads 3 cells between a vertical move's ends.
+        if size.cells() <= 16 && size.width() <= 4 && lookups <= 12 {
             Ok(PdbHeuristic::Small(lookup!(16)))
         } else {
             Ok(PdbHeuristic::Large(lookup!(64)))
@@ -532,6 +577,17 @@ impl<const CELLS: usize, const LOOKUPS: usize> PdbLookup<CELLS, LOOKUPS> {
             return;
         }
         let first = group as usize * nv;
+        // All of a view's patterns at once where the board fits the lanes.
+        if let Some(group) = self.dual_lanes.get(first..first + nv)
+            && let Ok(board) = <&[u8; lanes16::LANES]>::try_from(cells)
+        {
+            for (w, lanes) in group.iter().enumerate() {
+                let slots = base + w * np..base + (w + 1) * np;
+                lanes.indices(board, &mut s.index[slots.clone()]);
+                s.stale |= (((1u32 << np) - 1) << slots.start) as u16;
+            }
+            return;
+        }
         for (w, dual) in self.duals[first..first + nv].iter().enumerate() {
             for p in 0..np {
                 let slot = base + w * np + p;
@@ -591,19 +647,21 @@ impl<const CELLS: usize, const LOOKUPS: usize> PdbLookup<CELLS, LOOKUPS> {
         from: usize,
         to: usize,
     ) {
-        let np = self.tables.len();
         let tile = tile as usize % CELLS;
         let (from_c, to_c) = (from % CELLS, to % CELLS);
-        for (v, view) in self.views.iter().enumerate() {
-            let me = view.tiles[tile];
-            if me.pattern == u8::MAX {
+        // A fixed count for the compact variant (moves there cross at most 3 cells; fewer are
+        // padded with the blank's cell, which adds nothing), so the loop unrolls.
+        let gap = if CELLS <= 16 { 3 } else { self.gap.min(MAX_SIDE as usize - 1) };
+        for v in 0..self.views.len() {
+            let me = self.movers[v * CELLS + tile];
+            if me.slot == u8::MAX {
                 continue;
             }
-            let slot = v * np + me.pattern as usize;
+            let slot = me.slot as usize % LOOKUPS;
             let step = &self.steps[(v * CELLS + from_c) * CELLS + to_c];
             let row = &self.contrib[v * CELLS + tile];
             let mut sum = 0i64;
-            for &c in &step.between[..self.gap.min(MAX_SIDE as usize - 1)] {
+            for &c in &step.between[..gap] {
                 sum += row[after[c as usize] as usize % CELLS];
             }
             let dist = i64::from(step.dist);

@@ -3,6 +3,7 @@
 
 mod format;
 mod heuristic;
+mod lanes16;
 mod rank;
 mod set;
 mod table;
