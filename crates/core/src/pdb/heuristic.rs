@@ -87,6 +87,28 @@
 //! Before those, stepping children in place (`step_into`; a state built in a local and then
 //! copied whole was read back wide over narrow stores, which the processor cannot forward) and
 //! searching children in a sorted order of their slots instead of moving them: 0.93 - 0.97.
+//!
+//! Since lanes (`search/lanes.rs`) hide most of the wait, the 7-8 search runs within 10% of
+//! the node rate of 6-6-3, whose tables stay in the cache: it is bound by its instructions
+//! (about 760 per node generated on Korf's 100, from `callgrind`), so cutting them pays again,
+//! if the cut is large. Korf's 100 x5 as a one-thread batch, best of four or more alternating
+//! runs (noise about 1%):
+//!
+//! | change                                                         | time | instructions |
+//! |----------------------------------------------------------------|------|--------------|
+//! | `update` reads `movers` (small, per view and tile) and 3 cells | 0.98 | 846 -> 826   |
+//! | dual ranks 16 lanes at a time (`lanes16.rs`)                   | 0.93 | 826 -> 756   |
+//!
+//! (3 cells between a vertical move's ends on every board up to 4 wide, padded with the blank's
+//! cell, so that the loop unrolls; in `lanes16.rs` two byte shuffles gather a view's cells and
+//! 15 compares give every digit.)
+//!
+//! Tried and not kept: the estimate and the tie-break in one pass (2.5% fewer instructions,
+//! 1.01); the loops of `h` and `tie_break` over all slots with fixed lengths (4% fewer, 1.03:
+//! the compiler reads the values as one vector, over the narrow stores that just wrote them,
+//! which the processor cannot forward); the parent's values copied byte by byte so that no
+//! wide read waits for them (1.014); built for x86-64-v3 (AVX2, BMI2) instead of v2: 0.97, not
+//! worth leaving older processors out.
 
 use std::sync::Arc;
 
