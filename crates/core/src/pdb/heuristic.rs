@@ -206,14 +206,14 @@ struct DualView {
 
 /// The additive pattern-database heuristic: the maximum over views of the sum over patterns.
 ///
-/// Two sizes share one implementation: boards of at most 16 cells with at most 12 lookups per
-/// position (the 4x4 sets with reflection, and 6-6-3 with dual lookups too) keep a compact
-/// per-node state; larger boards use the general one. [`PdbHeuristic::new`] picks. (Room for
+/// Two sizes share one implementation: boards of at most 16 cells and 4 columns with at most 12
+/// lookups per position (the 4x4 sets with reflection, and 6-6-3 with dual lookups too) keep a
+/// compact per-node state; other boards use the general one. [`PdbHeuristic::new`] picks. (Room for
 /// 12 rather than 8 lookups made no measurable difference to 7-8 and took 8% off 6-6-3 with
 /// dual lookups.)
 #[derive(Clone, Debug)]
 pub enum PdbHeuristic {
-    /// Boards of at most 16 cells, at most 12 lookups.
+    /// Boards of at most 16 cells and 4 columns, at most 12 lookups.
     Small(PdbLookup<16, 12>),
     /// Any board, at most 16 lookups.
     Large(PdbLookup<MAX_CELLS, MAX_LOOKUPS>),
