@@ -89,10 +89,11 @@
 //! searching children in a sorted order of their slots instead of moving them: 0.93 - 0.97.
 //!
 //! Since lanes (`search/lanes.rs`) hide most of the wait, the 7-8 search runs within 10% of
-//! the node rate of 6-6-3, whose tables stay in the cache: it is bound by its instructions
-//! (about 760 per node generated on Korf's 100, from `callgrind`), so cutting them pays again,
-//! if the cut is large. Korf's 100 x5 as a one-thread batch, best of four or more alternating
-//! runs (noise about 1%):
+//! the node rate of 6-6-3, whose tables stay in the cache: what is left is the processor's own
+//! work, about 760 instructions per node generated on Korf's 100 (`callgrind`). Cuts of a few
+//! percent of them did not show in the time; the dual ranks in lanes, which also broke four
+//! serial chains of multiplies, did. Korf's 100 x5 as a one-thread batch, best of four or more
+//! alternating runs (noise about 1%):
 //!
 //! | change                                                         | time | instructions |
 //! |----------------------------------------------------------------|------|--------------|
@@ -104,11 +105,13 @@
 //! 15 compares give every digit.)
 //!
 //! Tried and not kept: the estimate and the tie-break in one pass (2.5% fewer instructions,
-//! 1.01); the loops of `h` and `tie_break` over all slots with fixed lengths (4% fewer, 1.03:
-//! the compiler reads the values as one vector, over the narrow stores that just wrote them,
-//! which the processor cannot forward); the parent's values copied byte by byte so that no
-//! wide read waits for them (1.014); built for x86-64-v3 (AVX2, BMI2) instead of v2: 0.97, not
-//! worth leaving older processors out.
+//! 1.01); no bounds checks on the board in `update` nor on the kids in `settle`'s read loop
+//! (2.6% fewer, 0.998); every slot prefetched in a loop of fixed length (1.017); the loops of
+//! `h` and `tie_break` over all slots with fixed lengths (4% fewer, 1.03: the compiler reads
+//! the values as one vector, over the narrow stores that just wrote them, which the processor
+//! cannot forward); the parent's values copied byte by byte so that no wide read waits for
+//! them (1.014); built for x86-64-v3 (AVX2, BMI2) instead of v2: 0.97, not worth leaving older
+//! processors out.
 
 use std::sync::Arc;
 

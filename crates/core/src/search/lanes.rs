@@ -22,7 +22,8 @@
 //! as sums of place values (1.00 - 1.02) did not either. What helped a little: an expansion's
 //! prefetches in one burst after all of its stepping (0.98; the samples on the prefetches went
 //! from 22% to 17%). With 3 lanes the 7-8 search now runs within 10% of the node rate of
-//! 6-6-3, whose tables never leave the cache, so what remains is mostly instructions.
+//! 6-6-3, whose tables never leave the cache, so what remains is mostly the processor's own
+//! work (see `pdb/heuristic.rs`, "Speed").
 //!
 //! One position uses lanes too ([`subtrees`], with [`Limits::lanes`]): each iteration is split
 //! into subtrees as for several threads, and each thread (one included) interleaves several.
