@@ -89,10 +89,11 @@
 //! searching children in a sorted order of their slots instead of moving them: 0.93 - 0.97.
 //!
 //! Since lanes (`search/lanes.rs`) hide most of the wait, the 7-8 search runs within 10% of
-//! the node rate of 6-6-3, whose tables stay in the cache: what is left is the processor's own
-//! work, about 760 instructions per node generated on Korf's 100 (`callgrind`). Cuts of a few
-//! percent of them did not show in the time; the dual ranks in lanes, which also broke four
-//! serial chains of multiplies, did. Korf's 100 x5 as a one-thread batch, best of four or more
+//! the node rate of 6-6-3, whose tables stay in the cache: most of what is left is the
+//! processor's own work, about 760 instructions per node generated on Korf's 100
+//! (`callgrind`), and the rest the prefetches and reads (see `search/lanes.rs`). Cuts of a few
+//! percent of the instructions did not show in the time; the dual ranks in lanes, which also
+//! broke four serial chains of multiplies, did. Korf's 100 x5 as a one-thread batch, best of four or more
 //! alternating runs (noise about 1%):
 //!
 //! | change                                                         | time | instructions |

@@ -22,8 +22,10 @@
 //! as sums of place values (1.00 - 1.02) did not either. What helped a little: an expansion's
 //! prefetches in one burst after all of its stepping (0.98; the samples on the prefetches went
 //! from 22% to 17%). With 3 lanes the 7-8 search now runs within 10% of the node rate of
-//! 6-6-3, whose tables never leave the cache, so what remains is mostly the processor's own
-//! work (see `pdb/heuristic.rs`, "Speed").
+//! 6-6-3, whose tables never leave the cache, though `perf` still puts 29% of its samples on
+//! the prefetches and the reads of entries, against 9% with 6-6-3. Prefetching a child's
+//! grandchildren only when the lane enters that child, rather than all at the parent's
+//! expansion, was slower (1.03): the reads want more distance, not less.
 //!
 //! One position uses lanes too ([`subtrees`], with [`Limits::lanes`]): each iteration is split
 //! into subtrees as for several threads, and each thread (one included) interleaves several.
