@@ -12,13 +12,18 @@
 //! 3. the index of each pattern: the digits times their place values, summed over the
 //!    pattern's lanes.
 //!
-//! [`DualLanes::indices`] gives exactly what `rank_cells` gives (the tests compare them); on
-//! other targets, or built without SSE4.1, the caller ranks tile by tile.
+//! [`DualLanes::indices`] gives exactly what `rank_cells` gives (the tests compare them). On
+//! other targets, or built without SSE4.1, [`DualLanes::new`] gives `None` and the caller ranks
+//! tile by tile.
 
 use super::rank::placements;
 
 /// Lanes in a register: the most cells, and so pattern tiles, this module handles.
 pub(super) const LANES: usize = 16;
+
+/// Whether this build can rank in lanes.
+const SIMD: bool =
+    cfg!(all(target_arch = "x86_64", target_feature = "ssse3", target_feature = "sse4.1"));
 
 /// One dual view's constants, laid out for [`DualLanes::indices`]. Lane `i` holds the view's
 /// `i`-th pattern tile, patterns one after another in rank order.
@@ -39,10 +44,10 @@ pub(super) struct DualLanes {
 impl DualLanes {
     /// The constants of a dual view whose pattern `p` reads the tiles on the cells
     /// `src[starts[p]..starts[p + 1]]` through `through`, on a board of `n` cells; `None` unless
-    /// the board has 16 cells (the lanes' byte shuffles index 16 bytes) and every pattern's index
-    /// fits 32 bits.
+    /// the build has SSE4.1, the board has 16 cells (the lanes' byte shuffles index 16 bytes) and
+    /// every pattern's index fits 32 bits.
     pub(super) fn new(n: usize, src: &[u8], through: &[u8], starts: &[u8]) -> Option<DualLanes> {
-        if n != LANES || through.len() < LANES {
+        if !SIMD || n != LANES || through.len() < LANES {
             return None;
         }
         let mut lanes = DualLanes {
@@ -74,12 +79,6 @@ impl DualLanes {
         Some(lanes)
     }
 
-    /// The number of patterns.
-    #[cfg(test)]
-    fn patterns(&self) -> usize {
-        self.patterns.len()
-    }
-
     /// Writes pattern `p`'s index for the 16-cell board `board` to `out[p]`.
     #[inline(always)]
     pub(super) fn indices(&self, board: &[u8; LANES], out: &mut [u32]) {
@@ -90,31 +89,13 @@ impl DualLanes {
         unsafe {
             self.indices_sse(board, out)
         }
+        // Never built: `new` gives `None` without SSE4.1.
         #[cfg(not(all(
             target_arch = "x86_64",
             target_feature = "ssse3",
             target_feature = "sse4.1"
         )))]
-        self.indices_scalar(board, out)
-    }
-
-    /// [`DualLanes::indices`], one tile at a time (other targets, and the tests' reference).
-    #[cfg_attr(
-        all(target_arch = "x86_64", target_feature = "ssse3", target_feature = "sse4.1"),
-        allow(dead_code)
-    )]
-    pub(super) fn indices_scalar(&self, board: &[u8; LANES], out: &mut [u32]) {
-        for (p, mask) in self.patterns.iter().enumerate() {
-            let mut index = 0u32;
-            let mut used = 0u32;
-            for i in (0..LANES).filter(|&i| mask[i / 4][i % 4] != 0) {
-                let cell = self.through[board[self.src[i] as usize] as usize % LANES];
-                let below = (used & ((1u32 << cell) - 1)).count_ones();
-                index += (u32::from(cell) - below) * self.weights[i / 4][i % 4];
-                used |= 1 << cell;
-            }
-            out[p] = index;
-        }
+        let _ = (board, out);
     }
 
     #[cfg(all(target_arch = "x86_64", target_feature = "ssse3", target_feature = "sse4.1"))]
@@ -172,7 +153,8 @@ impl DualLanes {
     }
 }
 
-#[cfg(test)]
+// Without SSE4.1 nothing here is used.
+#[cfg(all(test, target_arch = "x86_64", target_feature = "ssse3", target_feature = "sse4.1"))]
 mod tests {
     use super::*;
     use crate::pdb::rank::rank_cells;
@@ -207,12 +189,10 @@ mod tests {
             let players = *starts.last().unwrap() as usize;
             for (round, src) in boards(20).into_iter().enumerate() {
                 let lanes = DualLanes::new(16, &src[..players], &through, &starts).unwrap();
-                assert_eq!(lanes.patterns(), splits.len());
+                assert_eq!(lanes.patterns.len(), splits.len());
                 for board in boards(50 + round) {
                     let mut got = vec![0; splits.len()];
                     lanes.indices(&board, &mut got);
-                    let mut scalar = vec![0; splits.len()];
-                    lanes.indices_scalar(&board, &mut scalar);
                     let want: Vec<u32> = (0..splits.len())
                         .map(|p| {
                             let tiles = &src[starts[p] as usize..starts[p + 1] as usize];
@@ -223,7 +203,6 @@ mod tests {
                         })
                         .collect();
                     assert_eq!(got, want, "splits {splits:?} src {src:?} board {board:?}");
-                    assert_eq!(scalar, want);
                 }
             }
         }

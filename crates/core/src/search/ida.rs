@@ -461,14 +461,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
                 self.levels.push([[kid; 4]; 4]);
             }
             let kids = &mut self.levels[0][0];
-            let count = step_kids::<_, true>(
-                &self.shared.stepper(),
-                &mut self.cells,
-                blank,
-                state,
-                fsm,
-                kids,
-            );
+            let count = step_kids(&self.shared.stepper(), &mut self.cells, blank, state, fsm, kids);
             self.expand_lazy(blank, h, g, (0, 0), count)
         } else {
             self.expand(blank, state, g, fsm)
@@ -557,7 +550,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             let to = kid.to as usize;
             self.cells[blank] = self.cells[to];
             self.cells[to] = 0;
-            grand_count[i] = step_kids::<_, true>(
+            grand_count[i] = step_kids(
                 &self.shared.stepper(),
                 &mut self.cells,
                 to,
@@ -614,14 +607,8 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
     ) -> Option<Kids<H::State>> {
         self.expanded += 1;
         let mut kids = [Kid { dir: 0, to: 0, h: 0, fsm: 0, state: *state }; 4];
-        let count = step_kids::<_, true>(
-            &self.shared.stepper(),
-            &mut self.cells,
-            blank,
-            state,
-            fsm,
-            &mut kids,
-        );
+        let count =
+            step_kids(&self.shared.stepper(), &mut self.cells, blank, state, fsm, &mut kids);
         if self.count(count as u64) {
             return None;
         }
@@ -727,12 +714,28 @@ pub(super) struct Kid<S> {
     pub(super) state: S,
 }
 
-/// Steps the children of the node on `cells` (blank on `blank`, heuristic state `state`,
-/// automaton state `fsm`) into `kids` and, if `PREFETCH`, prefetches their entries; returns how
-/// many there are. `cells` is left as it was. Counts nothing: a node counts when its parent is
-/// expanded.
+/// [`step_unfetched`], then prefetches the children's entries.
 #[inline(always)]
-pub(super) fn step_kids<H: Heuristic, const PREFETCH: bool>(
+pub(super) fn step_kids<H: Heuristic>(
+    shared: &Stepper<'_, H>,
+    cells: &mut [u8; MAX_CELLS],
+    blank: usize,
+    state: &H::State,
+    fsm: u32,
+    kids: &mut [Kid<H::State>; 4],
+) -> usize {
+    let count = step_unfetched(shared, cells, blank, state, fsm, kids);
+    for kid in &kids[..count] {
+        shared.h.prefetch(&kid.state);
+    }
+    count
+}
+
+/// Steps the children of the node on `cells` (blank on `blank`, heuristic state `state`,
+/// automaton state `fsm`) into `kids`; returns how many there are. `cells` is left as it was.
+/// Counts nothing: a node counts when its parent is expanded.
+#[inline(always)]
+pub(super) fn step_unfetched<H: Heuristic>(
     shared: &Stepper<'_, H>,
     cells: &mut [u8; MAX_CELLS],
     blank: usize,
@@ -762,11 +765,6 @@ pub(super) fn step_kids<H: Heuristic, const PREFETCH: bool>(
         cells[to] = tile;
         cells[blank] = 0;
         count += 1;
-    }
-    if PREFETCH {
-        for kid in &kids[..count] {
-            hs.prefetch(&kid.state);
-        }
     }
     count
 }

@@ -39,6 +39,7 @@ use std::sync::atomic::Ordering;
 
 use super::ida::{
     CHECK_EVERY, Grand, Kid, Node, Outcome, Shared, Split, Stepper, settle, step_kids,
+    step_unfetched,
 };
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::board::MAX_CELLS;
@@ -449,7 +450,7 @@ impl<S: Copy> Lane<S> {
             return Tick::Found;
         }
         let (blank, h, g) = (root.blank as usize, root.h, root.g);
-        let count = step_kids::<_, true>(
+        let count = step_kids(
             stepper,
             &mut self.cells,
             blank,
@@ -565,14 +566,8 @@ impl<S: Copy> Lane<S> {
             let to = kid.to as usize;
             self.cells[nx.blank] = self.cells[to];
             self.cells[to] = 0;
-            grand_count[i] = step_kids::<_, false>(
-                shared,
-                &mut self.cells,
-                to,
-                &kid.state,
-                kid.fsm,
-                &mut deeper[0][i],
-            );
+            grand_count[i] =
+                step_unfetched(shared, &mut self.cells, to, &kid.state, kid.fsm, &mut deeper[0][i]);
             self.cells[to] = self.cells[nx.blank];
             self.cells[nx.blank] = 0;
         }
