@@ -4,7 +4,8 @@
 //! - Korf's 100 (and the hardest positions) with the strongest databases present: per-position
 //!   length, nodes generated and time, and totals with 1 and 2 threads, each load mode, and
 //!   positions interleaved (`--lanes 3`, the default) or one at a time per thread;
-//! - the solver's lookups per second on one core against the machine's random-lookup limit.
+//! - the solver's lookups per second on one core against the machine's random-lookup limit, and
+//!   what a prefetched random lookup adds to a core busy with other work.
 //!
 //! It drives the real binaries (`fifteen solve --input ... --json`) so the figures are what a
 //! user gets.
@@ -178,17 +179,57 @@ fn lookup_limits(root: &Path) -> anyhow::Result<Vec<(String, f64)>> {
         .output()
         .context("cannot run the lookups benchmark")?;
     let text = String::from_utf8_lossy(&out.stdout);
-    let limits: Vec<(String, f64)> = text
+    let (limits, among) = parse_lookups(&text);
+    for (pages, limit) in &limits {
+        println!("random-lookup limit, one core, {pages} pages: {limit:.1} M lookups/s");
+    }
+    // What a prefetched lookup adds to a core busy with other work: the part of the limit's
+    // time per lookup that a search cannot hide behind its own work.
+    for a in &among {
+        println!(
+            "random lookups prefetched {} at a time among work, 2 MiB pages: the work {:.1} ns per \
+             lookup, with the lookups {:.1} ns (each adds {:.1} ns)",
+            a.burst,
+            a.work_ns,
+            a.with_ns,
+            a.with_ns - a.work_ns
+        );
+    }
+    Ok(limits)
+}
+
+/// One `lookup-among-work` line of the `lookups` benchmark: time per lookup of rounds of
+/// `burst` prefetched lookups among work, and of the work alone.
+#[derive(Debug, PartialEq)]
+struct Among {
+    burst: usize,
+    work_ns: f64,
+    with_ns: f64,
+}
+
+/// The limits (page size, M lookups/s) and the `lookup-among-work` lines in the output of the
+/// `lookups` benchmark; other lines (cargo's, malformed ones) are skipped.
+fn parse_lookups(text: &str) -> (Vec<(String, f64)>, Vec<Among>) {
+    let limits = text
         .lines()
         .filter_map(|l| {
             let mut w = l.strip_prefix("lookup-limit ")?.split_whitespace();
             Some((w.next()?.to_string(), w.next()?.parse().ok()?))
         })
         .collect();
-    for (pages, limit) in &limits {
-        println!("random-lookup limit, one core, {pages} pages: {limit:.1} M lookups/s");
-    }
-    Ok(limits)
+    let among = text
+        .lines()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.strip_prefix("lookup-among-work ")?.split_whitespace().collect();
+            let [burst, work, with] = w[..] else { return None };
+            Some(Among {
+                burst: burst.parse().ok()?,
+                work_ns: work.parse().ok()?,
+                with_ns: with.parse().ok()?,
+            })
+        })
+        .collect();
+    (limits, among)
 }
 
 /// Names the machine the figures come from.

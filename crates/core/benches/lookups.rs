@@ -5,9 +5,20 @@
 //! (the address of one does not depend on another, so the processor overlaps the misses), one
 //! thread, with 4 KiB pages and with memory advised for 2 MiB pages. Prints one line per page
 //! size: `lookup-limit <pages> <M lookups/s>`.
+//!
+//! Then, in the 2 MiB buffer, what a lookup costs a core that has other work, the way the
+//! searches read: rounds of `burst` prefetches of random entries, then arithmetic (the same
+//! amount per lookup in every round), then the reads of the entries prefetched three rounds
+//! before. Prints `lookup-among-work <burst> <work ns> <with lookups ns>`, both per lookup:
+//! the difference is the time the lookups add that the work does not hide. (Why: on a VM whose
+//! host maps guest memory with small pages, each random lookup is a two-level page walk, and
+//! a prefetch waits for its walk; how much of that overlaps other work bounds what any search
+//! can reach against the limit above.)
 
 use std::hint::black_box;
 use std::time::Instant;
+
+use fifteen_core::pdb::prefetch;
 
 /// Bytes of the 4x4 7-8 databases: 16!/9! + 16!/8! entries.
 const BYTES: usize = 57_657_600 + 518_918_400;
@@ -24,6 +35,9 @@ fn main() {
             let _ = huge.advise(memmap2::Advice::HugePage);
             fill(&mut huge);
             report("2MiB", &huge);
+            for burst in [1, 4, 8] {
+                among_work(&huge, burst);
+            }
         }
         Err(e) => println!("no anonymous map: {e}"),
     }
@@ -59,4 +73,71 @@ fn reads(buf: &[u8], n: u64) -> u64 {
         sum = sum.wrapping_add(buf[index as usize] as u64);
     }
     sum
+}
+
+/// Rounds in one timing of [`rounds`].
+const ROUNDS: usize = 1 << 20;
+/// Units of [`work`] per lookup: about 15 - 20 ns on a 2020s core, near the searches' own
+/// work per lookup.
+const WORK_PER_LOOKUP: usize = 12;
+/// Rounds between a prefetch and its read.
+const DISTANCE: usize = 3;
+
+/// Prints the time per lookup of rounds of `burst` lookups among work, and of the work alone
+/// (best of three each).
+fn among_work(buf: &[u8], burst: usize) {
+    let mut best = [f64::MAX; 2];
+    for _ in 0..3 {
+        for (lookups, best) in [false, true].into_iter().zip(&mut best) {
+            let t = Instant::now();
+            black_box(rounds(buf, burst, lookups));
+            *best = best.min(t.elapsed().as_nanos() as f64 / (ROUNDS * burst) as f64);
+        }
+    }
+    println!("lookup-among-work {burst} {:.1} {:.1}", best[0], best[1]);
+}
+
+/// [`ROUNDS`] rounds: `burst` random indices (prefetched if `lookups`), `burst` times
+/// [`WORK_PER_LOOKUP`] units of work, then (if `lookups`) the reads of the entries indexed
+/// [`DISTANCE`] rounds before.
+fn rounds(buf: &[u8], burst: usize, lookups: bool) -> u64 {
+    let len = buf.len() as u64;
+    let mut ring = vec![0usize; burst * (DISTANCE + 1)];
+    let mut acc = [1u64, 2, 3, 4, 5, 6, 7, 8];
+    let mut sum = 0u64;
+    for r in 0..ROUNDS {
+        let now = (r % (DISTANCE + 1)) * burst;
+        for (b, slot) in ring[now..now + burst].iter_mut().enumerate() {
+            let x = ((r * burst + b) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            *slot = (((x >> 32) * len) >> 32) as usize;
+            if lookups {
+                prefetch(&buf[*slot]);
+            }
+        }
+        for _ in 0..burst * WORK_PER_LOOKUP {
+            work(&mut acc);
+        }
+        if lookups && r >= DISTANCE {
+            let old = ((r - DISTANCE) % (DISTANCE + 1)) * burst;
+            for &i in &ring[old..old + burst] {
+                sum = sum.wrapping_add(u64::from(buf[i]));
+            }
+        }
+    }
+    sum.wrapping_add(acc.iter().fold(0, |a, &x| a ^ x))
+}
+
+/// One unit of arithmetic: eight independent chains, so that the core runs several
+/// instructions per cycle, as a search does.
+#[inline(always)]
+fn work(a: &mut [u64; 8]) {
+    const K: u64 = 0x2745_937F_3F5A_7C1D;
+    a[0] = a[0].wrapping_mul(K).wrapping_add(1);
+    a[1] = a[1].wrapping_mul(K).wrapping_add(3);
+    a[2] = a[2].wrapping_mul(K).wrapping_add(5);
+    a[3] ^= a[3] << 3;
+    a[4] = a[4].wrapping_add(a[3] >> 2);
+    a[5] ^= a[4];
+    a[6] = a[6].wrapping_add(a[5]);
+    a[7] ^= a[0];
 }

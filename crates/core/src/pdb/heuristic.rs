@@ -112,7 +112,7 @@
 //! the values as one vector, over the narrow stores that just wrote them, which the processor
 //! cannot forward); the parent's values copied byte by byte so that no wide read waits for
 //! them (1.014); built for x86-64-v3 (AVX2, BMI2) instead of v2: 0.97, not worth leaving older
-//! processors out.
+//! processors out; profile-guided optimisation (trained on Korf's 100 with 7-8): 1.005.
 
 use std::sync::Arc;
 

@@ -268,10 +268,11 @@ impl Entries {
     }
 }
 
-/// Starts loading the cache line holding `byte`.
+/// Starts loading the cache line holding `byte` (public for the `lookups` benchmark, which
+/// times prefetched reads as the searches issue them).
 #[inline(always)]
 #[cfg_attr(target_arch = "x86_64", expect(unsafe_code))]
-fn prefetch(byte: &u8) {
+pub fn prefetch(byte: &u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: `_mm_prefetch` is only a hint: it never faults and changes no memory, and the
     // pointer comes from a live reference anyway. SSE is part of the x86-64 baseline. Measured:
