@@ -1,4 +1,4 @@
-//! Tests of reading `fifteen`'s notes.
+//! Tests of reading `fifteen`'s notes and the output of the `lookups` benchmark.
 
 use super::{Among, huge_percent, parse_lookups};
 

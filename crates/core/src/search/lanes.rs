@@ -30,10 +30,10 @@
 //! What is left of the memory time is the machine's: `cargo bench -p fifteen-core --bench
 //! lookups` shows that on this VM (2 MiB pages in the guest, probably small pages in the host,
 //! so every random lookup is a two-level page walk) a prefetched random lookup adds about 20 ns
-//! to a core busy with other work when it comes alone, and about 4 ns in bursts of 4 or 8.
-//! At 2.85 lookups per node that is about 11 ns of the 64 ns a
-//! node takes. Bursts larger than an expansion's did not pay: the addresses queued and
-//! prefetched once 8 or 16 were waiting, with 3 to 5 lanes, took 1.02 - 1.14 of the time.
+//! to a core busy with other work when it comes alone, and about 4 ns in bursts of 4 or 8. At
+//! 2.85 lookups per node that is about 11 ns of the 64 ns a node takes. Bursts larger than an
+//! expansion's did not pay: the addresses queued and prefetched once 8 or 16 were waiting,
+//! with 3 to 5 lanes, took 1.02 - 1.14 of the time.
 //!
 //! One position uses lanes too ([`subtrees`], with [`Limits::lanes`]): each iteration is split
 //! into subtrees as for several threads, and each thread (one included) interleaves several.
