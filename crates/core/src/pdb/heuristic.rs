@@ -119,8 +119,12 @@
 //!
 //! Where the time goes, measured by doing one part twice (the copy discarded) and timing
 //! Korf's 100 x5 with 7-8: the regular views' index updates about 14%, the dual ranks about
-//! 7%, the copy of the parent's state 3%, the estimate and tie-break of each child 5%. The
-//! memory the prefetches cannot hide is about 11 ns of a node's 64 (see `search/lanes.rs`).
+//! 7%, the copy of the parent's state 3%, the estimate and tie-break of each child 5%, the
+//! sorting network 2%, and the loops over the stale slots 6% (prefetching) and 8% (reading:
+//! the second pass finds its lines in the cache, so this is the loop's own cost, probably the
+//! exits that vary with the number of stale slots). Loops of fixed length in their place did
+//! not pay (0.99 and 1.017 above). The memory the prefetches cannot hide is about 11 ns of a
+//! node's 64 (see `search/lanes.rs`).
 
 use std::sync::Arc;
 
