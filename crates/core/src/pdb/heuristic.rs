@@ -124,8 +124,8 @@
 //! the second pass finds its lines in the cache, so this is the loop's own cost, probably the
 //! exits that vary with the number of stale slots). Loops of fixed length in their place did
 //! not pay (0.99 and 1.017 above), nor did reading each child on its own, one read per regular
-//! view and the dual slots behind one branch (1.07, 5% more instructions). The memory the prefetches cannot hide is about 11 ns of a
-//! node's 64 (see `search/lanes.rs`).
+//! view and the dual slots behind one branch (1.07, 5% more instructions). The memory the
+//! prefetches cannot hide is about 11 ns of a node's 64 (see `search/lanes.rs`).
 
 use std::sync::Arc;
 
