@@ -62,17 +62,22 @@ fn report(pages: &str, buf: &[u8]) {
     println!("lookup-limit {pages} {best:.1}");
 }
 
-/// Sums `n` bytes at pseudo-random positions (a multiplicative hash of the counter, so the
-/// addresses are independent of the data read).
+/// Sums `n` bytes at pseudo-random positions ([`random_index`] of the counter).
 fn reads(buf: &[u8], n: u64) -> u64 {
     let len = buf.len() as u64;
     let mut sum = 0u64;
     for i in 0..n {
-        let x = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let index = ((x >> 32) * len) >> 32;
-        sum = sum.wrapping_add(buf[index as usize] as u64);
+        sum = sum.wrapping_add(buf[random_index(i, len)] as u64);
     }
     sum
+}
+
+/// A pseudo-random index below `len` for counter `i` (a multiplicative hash, so the addresses
+/// are independent of the data read).
+#[inline(always)]
+fn random_index(i: u64, len: u64) -> usize {
+    let x = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (((x >> 32) * len) >> 32) as usize
 }
 
 /// Rounds in one timing of [`rounds`].
@@ -108,8 +113,7 @@ fn rounds(buf: &[u8], burst: usize, lookups: bool) -> u64 {
     for r in 0..ROUNDS {
         let now = (r % (DISTANCE + 1)) * burst;
         for (b, slot) in ring[now..now + burst].iter_mut().enumerate() {
-            let x = ((r * burst + b) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            *slot = (((x >> 32) * len) >> 32) as usize;
+            *slot = random_index((r * burst + b) as u64, len);
             if lookups {
                 prefetch(&buf[*slot]);
             }
