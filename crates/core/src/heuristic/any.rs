@@ -92,6 +92,7 @@ macro_rules! dispatch {
             AnyHeuristic::Manhattan($h) => $body,
             AnyHeuristic::LinearConflict($h) => $body,
             AnyHeuristic::Exact($h) => $body,
+            AnyHeuristic::Pdb(PdbHeuristic::Pair($h)) => $body,
             AnyHeuristic::Pdb(PdbHeuristic::Small($h)) => $body,
             AnyHeuristic::Pdb(PdbHeuristic::Large($h)) => $body,
         }

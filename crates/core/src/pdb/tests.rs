@@ -146,11 +146,15 @@ where
 }
 
 /// Incremental index updates with several patterns, reflected and dual views, rectangles, and the
-/// large variant: patterns interleave on the cells a vertical move jumps over.
+/// pair and large variants: patterns interleave on the cells a vertical move jumps over.
 #[test]
 fn incremental_steps_match_init_with_several_patterns() {
-    let cases: [(usize, usize, &[&[u8]]); 3] = [
+    let cases: [(usize, usize, &[&[u8]]); 6] = [
         (4, 4, &[&[1, 6, 11], &[2, 5, 12, 15], &[3, 8, 9, 14], &[4, 7, 10, 13]]),
+        (4, 4, &[&[1, 6, 11, 4], &[2, 5, 12, 15]]),
+        (4, 4, &[&[3, 8, 9, 14, 1], &[4, 7, 10, 13]]),
+        // A rectangle has no reflection that keeps the blank's corner: one view, not a pair.
+        (3, 4, &[&[1, 5, 9, 2], &[6, 10, 3, 7]]),
         (4, 3, &[&[1, 5, 9, 2], &[6, 10, 3, 7], &[11, 4, 8]]),
         (
             5,
@@ -165,6 +169,7 @@ fn incremental_steps_match_init_with_several_patterns() {
             ],
         ),
     ];
+    let mut pairs = 0;
     for (w, h, patterns) in cases {
         let size = Size::new(w, h).unwrap();
         let canonical = Board::blank_first(size);
@@ -172,12 +177,19 @@ fn incremental_steps_match_init_with_several_patterns() {
         for goal in [Board::blank_last(size), canonical.clone()] {
             for dual in [false, true] {
                 match PdbHeuristic::new(&goal, tables.clone(), true, dual, "t").unwrap() {
+                    PdbHeuristic::Pair(hp) => {
+                        pairs += 1;
+                        check_steps(&hp, &goal, 3000);
+                    }
                     PdbHeuristic::Small(hs) => check_steps(&hs, &goal, 3000),
                     PdbHeuristic::Large(hl) => check_steps(&hl, &goal, 3000),
                 }
             }
         }
     }
+    // The two square cases with two patterns, each for two goals, with and without dual
+    // lookups.
+    assert_eq!(pairs, 8);
 }
 
 #[test]
@@ -354,10 +366,10 @@ fn incremental_steps_with_dual_lookups_match_init() {
         table_for(&canonical, &b, &pattern_table(&canonical, &b)),
     ];
     for goal in corner_goals() {
-        let PdbHeuristic::Small(h) =
+        let PdbHeuristic::Pair(h) =
             PdbHeuristic::new(&goal, tables.clone(), true, true, "t").unwrap()
         else {
-            panic!("a 3x3 set with 8 lookups is small")
+            panic!("a 3x3 set of two patterns with reflection is a pair")
         };
         assert_eq!(h.lookups(), 8);
         check_steps(&h, &goal, 2000);
@@ -392,14 +404,14 @@ fn ida_counts_lookups() {
 
 /// A 3x3 partitioned set (tiles 1-4 and 5-8) with reflected and dual lookups for `goal`: an
 /// inconsistent heuristic, so BPMX, sorting and pruning all take part.
-fn partitioned_3x3(goal: &Board) -> PdbLookup<16, 12> {
+fn partitioned_3x3(goal: &Board) -> PdbLookup<16, 8, 2, 2> {
     let canonical = Board::blank_first(Size::S3X3);
     let tables: Vec<_> = [[1, 2, 3, 4], [5, 6, 7, 8]]
         .iter()
         .map(|t| table_for(&canonical, t, &pattern_table(&canonical, t)))
         .collect();
-    let PdbHeuristic::Small(h) = PdbHeuristic::new(goal, tables, true, true, "t").unwrap() else {
-        panic!("a 3x3 set is small")
+    let PdbHeuristic::Pair(h) = PdbHeuristic::new(goal, tables, true, true, "t").unwrap() else {
+        panic!("a 3x3 set of two patterns with reflection is a pair")
     };
     h
 }
@@ -407,7 +419,7 @@ fn partitioned_3x3(goal: &Board) -> PdbLookup<16, 12> {
 /// `ida_lanes` hands the problems of `problems` out as `next` is asked (only when `wait`, if
 /// `lazy`: the lanes then run part-empty) and returns the answers in input order.
 fn solve_in_lanes(
-    h: &PdbLookup<16, 12>,
+    h: &PdbLookup<16, 8, 2, 2>,
     lanes: usize,
     problems: &[crate::Problem],
     limits: &crate::Limits,
