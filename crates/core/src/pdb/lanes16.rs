@@ -8,7 +8,10 @@
 //!
 //! 1. the tiles' cells: two byte shuffles, `through[board[src[i]]]` for every lane `i`;
 //! 2. each tile's digit, its cell minus the cells of the tiles ranked before it in its pattern
-//!    that are lower: 15 compares of every lane against one lane's cell;
+//!    that are lower: for each distance `k` up to the longest pattern's length - 1, every lane
+//!    compared with the lane `k` before it (a byte shuffle that gives nothing where that lane
+//!    is in another pattern). 7 rounds for 7-8, instead of 15 of every lane against one lane:
+//!    0.96 of the time, Korf's 100 x5 on one thread;
 //! 3. the index of each pattern: the digits times their place values, summed over the
 //!    pattern's lanes.
 //!
@@ -33,8 +36,11 @@ pub(super) struct DualLanes {
     src: [u8; LANES],
     /// `through[t]`: the view cell that tile `t`'s goal cell maps to.
     through: [u8; LANES],
-    /// `before[j][i]`: all ones if lane `j` is ranked before lane `i` in the same pattern.
-    before: [[u8; LANES]; LANES - 1],
+    /// `back[k - 1]`: the byte shuffle that moves lane `i - k` to lane `i` where both are in
+    /// the same pattern (so lane `i - k` is ranked before lane `i`), and gives 0 elsewhere.
+    back: [[u8; LANES]; LANES - 1],
+    /// How many of `back` to use: the longest pattern's length - 1.
+    rounds: usize,
     /// The place value of each lane's digit in its pattern's index (0 for unused lanes).
     weights: [[u32; 4]; 4],
     /// Per pattern, all ones on its lanes.
@@ -53,7 +59,8 @@ impl DualLanes {
         let mut lanes = DualLanes {
             src: [0; LANES],
             through: [0; LANES],
-            before: [[0; LANES]; LANES - 1],
+            back: [[0x80; LANES]; LANES - 1],
+            rounds: 0,
             weights: [[0; 4]; 4],
             patterns: Vec::new(),
         };
@@ -71,10 +78,11 @@ impl DualLanes {
                 lanes.weights[i / 4][i % 4] = placements(n - r - 1, end - first - r - 1) as u32;
                 mask[i / 4][i % 4] = u32::MAX;
                 for j in first..i {
-                    lanes.before[j][i] = u8::MAX;
+                    lanes.back[i - j - 1][i] = j as u8;
                 }
             }
             lanes.patterns.push(mask);
+            lanes.rounds = lanes.rounds.max((end - first).saturating_sub(1));
         }
         Some(lanes)
     }
@@ -120,12 +128,13 @@ impl DualLanes {
         // The tiles' cells in the view, lane by lane.
         let cells =
             _mm_shuffle_epi8(load(&self.through), _mm_shuffle_epi8(load(board), load(&self.src)));
-        // Count, per lane, the lower cells of the tiles ranked before it.
+        // Count, per lane, the lower cells of the tiles ranked before it. Cells count down from
+        // 127 (`high`), so that a lane the shuffle leaves 0 (another pattern's) is never higher.
+        let high = _mm_sub_epi8(_mm_set1_epi8(127), cells);
         let mut lower = _mm_setzero_si128();
-        for (j, before) in self.before.iter().enumerate() {
-            let other = _mm_shuffle_epi8(cells, _mm_set1_epi8(j as i8));
-            let greater = _mm_cmpgt_epi8(cells, other);
-            lower = _mm_sub_epi8(lower, _mm_and_si128(greater, load(before)));
+        for back in &self.back[..self.rounds.min(LANES - 1)] {
+            let other = _mm_shuffle_epi8(high, load(back));
+            lower = _mm_sub_epi8(lower, _mm_cmpgt_epi8(other, high));
         }
         let digits = _mm_sub_epi8(cells, lower);
         let wide = [
