@@ -93,6 +93,7 @@ macro_rules! dispatch {
             AnyHeuristic::LinearConflict($h) => $body,
             AnyHeuristic::Exact($h) => $body,
             AnyHeuristic::Pdb(PdbHeuristic::Pair($h)) => $body,
+            AnyHeuristic::Pdb(PdbHeuristic::Triple($h)) => $body,
             AnyHeuristic::Pdb(PdbHeuristic::Small($h)) => $body,
             AnyHeuristic::Pdb(PdbHeuristic::Large($h)) => $body,
         }

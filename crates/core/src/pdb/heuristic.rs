@@ -223,10 +223,11 @@ struct DualView {
 
 /// The additive pattern-database heuristic: the maximum over views of the sum over patterns.
 ///
-/// Three variants share one implementation: boards of at most 16 cells and 4 columns with at most
+/// Four variants share one implementation: boards of at most 16 cells and 4 columns with at most
 /// 12 lookups per position (the 4x4 sets with reflection, and 6-6-3 with dual lookups too) keep a
-/// compact per-node state; among them, two patterns through two views (7-8 with reflection) also
-/// have those counts fixed at compile time; other boards use the general one.
+/// compact per-node state; among them, two or three patterns through two views (7-8 and 6-6-3
+/// with reflection) also have those counts fixed at compile time; other boards use the general
+/// one.
 /// [`PdbHeuristic::new`] picks. (Room for 12 rather than 8 lookups made no measurable difference
 /// to 7-8 and took 8% off 6-6-3 with dual lookups.)
 #[derive(Clone, Debug)]
@@ -235,7 +236,9 @@ pub enum PdbHeuristic {
     /// columns (the 4x4 7-8 set with reflection, with or without dual lookups): the counts of
     /// patterns and views known to the compiler.
     Pair(PdbLookup<16, 8, 2, 2>),
-    /// Other boards of at most 16 cells and 4 columns, at most 12 lookups.
+    /// Three patterns seen through two regular views (the 4x4 6-6-3 set with reflection).
+    Triple(PdbLookup<16, 12, 3, 2>),
+    /// Other sets on boards of at most 16 cells and 4 columns, at most 12 lookups.
     Small(PdbLookup<16, 12>),
     /// Any board, at most 16 lookups.
     Large(PdbLookup<MAX_CELLS, MAX_LOOKUPS>),
@@ -246,8 +249,8 @@ pub enum PdbHeuristic {
 ///
 /// `NP` and `NV`, when not 0, are the numbers of patterns and of regular views, fixed at compile
 /// time so that the loops over them in the per-node work unroll: for the 7-8 set with
-/// reflection, 761 -> 636 instructions per node generated and 0.94 - 0.97 of the time (Korf's
-/// 100 x5, one thread). 0 means counted at run time.
+/// reflection, 761 -> 614 instructions per node generated and 0.93 - 0.97 of the time (Korf's
+/// 100 x5, one thread); for 6-6-3, 0.95 (Korf's 100). 0 means counted at run time.
 #[derive(Clone, Debug)]
 pub struct PdbLookup<
     const CELLS: usize,
@@ -393,6 +396,8 @@ impl PdbHeuristic {
         let compact = size.cells() <= 16 && size.width() <= 4;
         if compact && tables.len() == 2 && views.len() == 2 {
             Ok(PdbHeuristic::Pair(lookup!(16)))
+        } else if compact && tables.len() == 3 && views.len() == 2 {
+            Ok(PdbHeuristic::Triple(lookup!(16)))
         } else if compact && lookups <= 12 {
             Ok(PdbHeuristic::Small(lookup!(16)))
         } else {
@@ -404,6 +409,7 @@ impl PdbHeuristic {
     pub fn lookups(&self) -> usize {
         match self {
             PdbHeuristic::Pair(h) => h.lookups(),
+            PdbHeuristic::Triple(h) => h.lookups(),
             PdbHeuristic::Small(h) => h.lookups(),
             PdbHeuristic::Large(h) => h.lookups(),
         }
@@ -413,6 +419,7 @@ impl PdbHeuristic {
     pub fn estimate(&self, cells: &[u8]) -> u32 {
         match self {
             PdbHeuristic::Pair(h) => h.estimate(cells),
+            PdbHeuristic::Triple(h) => h.estimate(cells),
             PdbHeuristic::Small(h) => h.estimate(cells),
             PdbHeuristic::Large(h) => h.estimate(cells),
         }
@@ -422,6 +429,7 @@ impl PdbHeuristic {
     pub fn name(&self) -> &str {
         match self {
             PdbHeuristic::Pair(h) => &h.name,
+            PdbHeuristic::Triple(h) => &h.name,
             PdbHeuristic::Small(h) => &h.name,
             PdbHeuristic::Large(h) => &h.name,
         }
@@ -432,6 +440,7 @@ impl PdbHeuristic {
     pub(crate) fn dual_estimate(&self, cells: &[u8]) -> Option<u32> {
         match self {
             PdbHeuristic::Pair(h) => h.dual_estimate(cells),
+            PdbHeuristic::Triple(h) => h.dual_estimate(cells),
             PdbHeuristic::Small(h) => h.dual_estimate(cells),
             PdbHeuristic::Large(h) => h.dual_estimate(cells),
         }

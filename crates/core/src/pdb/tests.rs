@@ -149,8 +149,9 @@ where
 /// pair and large variants: patterns interleave on the cells a vertical move jumps over.
 #[test]
 fn incremental_steps_match_init_with_several_patterns() {
-    let cases: [(usize, usize, &[&[u8]]); 6] = [
+    let cases: [(usize, usize, &[&[u8]]); 7] = [
         (4, 4, &[&[1, 6, 11], &[2, 5, 12, 15], &[3, 8, 9, 14], &[4, 7, 10, 13]]),
+        (4, 4, &[&[1, 6, 11], &[2, 5, 12, 15], &[3, 8, 9, 14]]),
         (4, 4, &[&[1, 6, 11, 4], &[2, 5, 12, 15]]),
         (4, 4, &[&[3, 8, 9, 14, 1], &[4, 7, 10, 13]]),
         // A rectangle has no reflection that keeps the blank's corner: one view, not a pair.
@@ -169,7 +170,7 @@ fn incremental_steps_match_init_with_several_patterns() {
             ],
         ),
     ];
-    let mut pairs = 0;
+    let (mut pairs, mut triples) = (0, 0);
     for (w, h, patterns) in cases {
         let size = Size::new(w, h).unwrap();
         let canonical = Board::blank_first(size);
@@ -181,15 +182,19 @@ fn incremental_steps_match_init_with_several_patterns() {
                         pairs += 1;
                         check_steps(&hp, &goal, 3000);
                     }
+                    PdbHeuristic::Triple(ht) => {
+                        triples += 1;
+                        check_steps(&ht, &goal, 3000);
+                    }
                     PdbHeuristic::Small(hs) => check_steps(&hs, &goal, 3000),
                     PdbHeuristic::Large(hl) => check_steps(&hl, &goal, 3000),
                 }
             }
         }
     }
-    // The two square cases with two patterns, each for two goals, with and without dual
-    // lookups.
-    assert_eq!(pairs, 8);
+    // The square cases with two patterns and the one with three, each for two goals, with and
+    // without dual lookups.
+    assert_eq!((pairs, triples), (8, 4));
 }
 
 #[test]
