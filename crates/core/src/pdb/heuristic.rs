@@ -93,8 +93,8 @@
 //! processor's own work, about 760 instructions per node generated on Korf's 100
 //! (`callgrind`), and the rest the prefetches and reads (see `search/lanes.rs`). Cuts of a few
 //! percent of the instructions did not show in the time; the dual ranks in lanes, which also
-//! broke four serial chains of multiplies, did. Korf's 100 x5 as a one-thread batch, best of four or more
-//! alternating runs (noise about 1%):
+//! broke four serial chains of multiplies, did. Korf's 100 x5 as a one-thread batch, best of four
+//! or more alternating runs (noise about 1%):
 //!
 //! | change                                                         | time | instructions |
 //! |----------------------------------------------------------------|------|--------------|
@@ -126,6 +126,22 @@
 //! not pay (0.99 and 1.017 above), nor did reading each child on its own, one read per regular
 //! view and the dual slots behind one branch (1.07, 5% more instructions). The memory the
 //! prefetches cannot hide is about 11 ns of a node's 64 (see `search/lanes.rs`).
+//!
+//! Then the counts fixed at compile time, and shorter dual ranks (Korf's 100 x5, one thread,
+//! 7-8; best of six alternating runs; instructions per node generated):
+//!
+//! | change                                                         | time | instructions |
+//! |----------------------------------------------------------------|------|--------------|
+//! | 7-8 and 6-6-3 with reflection as variants with `NP`, `NV` fixed | 0.93 - 0.97 | 761 -> 614 |
+//! | dual ranks in 7 rounds of shifted lanes instead of 15 (`lanes16.rs`) | 0.96 | 614 -> 594 |
+//!
+//! (6-6-3 on Korf's 100: 0.95 and 0.96.) Tried on top and not kept: the cells between a move's
+//! ends summed in the one view where the move is vertical, instead of in both (0.99, the same
+//! instructions); the slots' entries in a boxed array indexed by the slot masked, no bounds
+//! check (582 instructions, 1.00); the dual ranks read from the parent's board held in a
+//! register, moved there, instead of from the cells just stored (1.00); the automaton's row of
+//! each child prefetched as it is stepped (1.006). With fewer instructions the prefetches'
+//! share of the samples grew to about a third: what is left is mostly the memory's.
 
 use std::sync::Arc;
 

@@ -311,7 +311,9 @@ struct Next {
     g: u32,
 }
 
-/// A node being expanded: what `ida.rs`'s `expand_lazy` keeps on the call stack.
+/// A node being expanded: what `ida.rs`'s `expand_lazy` keeps on the call stack. (Fields of a
+/// byte where they fit, 24 bytes instead of 88, were slower: 1.06, with 1.5% more
+/// instructions for the widening.)
 #[derive(Clone, Copy)]
 struct Frame {
     level: usize,
