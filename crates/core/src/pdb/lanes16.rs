@@ -140,10 +140,10 @@ impl DualLanes {
             if packed {
                 // Each group's place value: the product of the radices of the pattern's
                 // lanes after it.
-                let end_lane = start + k;
-                for g in (start - (start % 4)) / 4..end_lane.div_ceil(4) {
+                let groups = group_values.iter_mut().enumerate();
+                for (g, value) in groups.take((start + k).div_ceil(4)).skip(start / 4) {
                     let after = (g + 1) * 4;
-                    group_values[g] = ((after.max(start) - start)..k).map(radix).product();
+                    *value = ((after.max(start) - start)..k).map(radix).product();
                 }
             }
             lane_masks.push(mask);
