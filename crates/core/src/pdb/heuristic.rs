@@ -134,14 +134,17 @@
 //! |----------------------------------------------------------------|------|--------------|
 //! | 7-8 and 6-6-3 with reflection as variants with `NP`, `NV` fixed | 0.93 - 0.97 | 761 -> 614 |
 //! | dual ranks in 7 rounds of shifted lanes instead of 15 (`lanes16.rs`) | 0.96 | 614 -> 594 |
+//! | dual ranks summed by Horner's rule in three multiply-adds       | 0.975 | 594 -> 585 |
 //!
 //! (6-6-3 on Korf's 100: 0.95 and 0.96.) Tried on top and not kept: the cells between a move's
 //! ends summed in the one view where the move is vertical, instead of in both (0.99, the same
 //! instructions); the slots' entries in a boxed array indexed by the slot masked, no bounds
 //! check (582 instructions, 1.00); the dual ranks read from the parent's board held in a
 //! register, moved there, instead of from the cells just stored (1.00); the automaton's row of
-//! each child prefetched as it is stepped (1.006). With fewer instructions the prefetches'
-//! share of the samples grew to about a third: what is left is mostly the memory's.
+//! each child prefetched as it is stepped (1.006); the automaton's rows as 16-bit states, half
+//! the size (1.01); 4 lanes instead of 3 (1.00). With fewer instructions the prefetches' share
+//! of the samples grew to about a third (`perf`, cpu-clock): what is left is mostly the
+//! memory's.
 
 use std::sync::Arc;
 
