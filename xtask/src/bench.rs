@@ -4,8 +4,9 @@
 //! - Korf's 100 (and the hardest positions) with the strongest databases present: per-position
 //!   length, nodes generated and time, and totals with 1 and 2 threads, each load mode, and
 //!   positions interleaved (`--lanes 3`, the default) or one at a time per thread;
-//! - the solver's lookups per second on one core against the machine's random-lookup limit, and
-//!   what a prefetched random lookup adds to a core busy with other work.
+//! - the solver's lookups per second on one core against the machine's random-lookup limit (the
+//!   median of `--rounds` runs of Korf's 100), and what a prefetched random lookup adds to a
+//!   core busy with other work.
 //!
 //! It drives the real binaries (`fifteen solve --input ... --json`) so the figures are what a
 //! user gets.
@@ -16,11 +17,14 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 
-const USAGE: &str = "usage: cargo xtask bench [--build] [--pdb-dir DIR] [--quick] [--hard]
+const USAGE: &str =
+    "usage: cargo xtask bench [--build] [--pdb-dir DIR] [--quick] [--hard] [--rounds N]
 
   --build       also time the 6-6-3 and 7-8 builds (into a temporary folder)
   --pdb-dir DIR databases to solve with (default: <root>/data)
   --quick       one configuration only (2 threads, mmap)
+  --rounds N    runs of Korf's 100 per one-thread configuration, for the median lookup rate
+                (default 5: one run takes about 0.15 s, and the machine's noise is about 10%)
   --hard        also solve each of ../shared/instances/hardest15.txt in its own process,
                 its search split over 2 threads";
 
@@ -29,17 +33,24 @@ struct Options {
     pdb_dir: PathBuf,
     quick: bool,
     hard: bool,
+    rounds: usize,
 }
 
 /// Runs the benchmarks.
 pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
-    let mut opts = Options { build: false, pdb_dir: root.join("data"), quick: false, hard: false };
+    let mut opts =
+        Options { build: false, pdb_dir: root.join("data"), quick: false, hard: false, rounds: 5 };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--build" => opts.build = true,
             "--quick" => opts.quick = true,
             "--hard" => opts.hard = true,
+            "--rounds" => {
+                let n = it.next().context("--rounds needs a count")?;
+                opts.rounds =
+                    n.parse().ok().filter(|&n| n > 0).context("--rounds: a count from 1")?;
+            }
             "--pdb-dir" => {
                 let dir = it.next().context("--pdb-dir needs a folder")?;
                 opts.pdb_dir = std::env::current_dir()?.join(dir);
@@ -87,7 +98,16 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
     let mut first = true;
     for &config in configs {
         let (threads, load, lanes) = config;
-        let run = solve_file(&fifteen, &korf, &opts.pdb_dir, config)?;
+        // One-thread runs are repeated: their lookup rates are the ratio's figures, and one
+        // run of Korf's 100 is short enough for the machine's noise to show.
+        let rounds = if threads == 1 { opts.rounds } else { 1 };
+        let mut runs = (0..rounds)
+            .map(|_| solve_file(&fifteen, &korf, &opts.pdb_dir, config))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        // Slowest first.
+        runs.sort_by(|a, b| b.search_secs().total_cmp(&a.search_secs()));
+        let rates: Vec<f64> = runs.iter().map(SolveRun::lookup_rate).collect();
+        let run = runs.swap_remove(runs.len() / 2);
         // Which limit applies depends on whether the kernel gave the tables 2 MiB pages, which
         // the load mode alone does not decide (transparent huge pages off, small page-cache
         // folios): the share comes from the solver's own note.
@@ -96,7 +116,8 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
             None => "tables in 2 MiB pages: unknown".to_string(),
         };
         if threads == 1 {
-            rate(&run, &limits, &format!("threads 1, lanes {lanes}, --pdb-load {load}, {huge}"));
+            let label = format!("threads 1, lanes {lanes}, --pdb-load {load}, {huge}");
+            rate(&run, &limits, &label, &rates);
         }
         if first {
             println!(
@@ -138,33 +159,39 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
         for lanes in [3, 1] {
             let run = solve_file(&fifteen, &hard, &opts.pdb_dir, (1, "mmap", lanes))?;
             run.summary(&format!("hardest batch threads=1 lanes={lanes} load=mmap"), 1);
-            rate(
-                &run,
-                &limits,
-                &format!("hardest batch, threads 1, lanes {lanes}, --pdb-load mmap"),
-            );
+            let rates = [run.lookup_rate()];
+            let label = format!("hardest batch, threads 1, lanes {lanes}, --pdb-load mmap");
+            rate(&run, &limits, &label, &rates);
         }
     }
     Ok(())
 }
 
-/// Prints a one-thread run's lookup rate and its ratio to each measured limit.
-fn rate(run: &SolveRun, limits: &[(String, f64)], label: &str) {
+/// Prints a one-thread run's lookup rate and its ratio to each measured limit; `rates` are
+/// the lookup rates (M/s) of all the runs `run` is the median of, slowest first.
+fn rate(run: &SolveRun, limits: &[(String, f64)], label: &str, rates: &[f64]) {
     if limits.is_empty() {
         return;
     }
     let nodes: u64 = run.rows.iter().map(|r| r.nodes).sum();
     let reads: u64 = run.rows.iter().map(|r| r.lookups).sum();
-    let secs: f64 = run.rows.iter().map(|r| r.ms).sum::<f64>() / 1e3;
     let per_node = reads as f64 / nodes.max(1) as f64;
-    let rate = reads as f64 / secs.max(1e-9) / 1e6;
+    let rate = run.lookup_rate();
     let ratios: Vec<String> = limits
         .iter()
         .map(|(pages, limit)| format!("{:.2} against the {pages} limit", rate / limit))
         .collect();
+    let spread = match rates {
+        [] | [_] => String::new(),
+        [.., fastest] => format!(
+            " (median of {} runs; slowest {:.1}, fastest {fastest:.1} M/s)",
+            rates.len(),
+            rates[0]
+        ),
+    };
     println!(
-        "lookups, {label}: {rate:.1} M/s per core ({per_node:.2} per node, {:.1} M nodes/s), ratio {}",
-        nodes as f64 / secs.max(1e-9) / 1e6,
+        "lookups, {label}: {rate:.1} M/s per core ({per_node:.2} per node, {:.1} M nodes/s), ratio {}{spread}",
+        nodes as f64 / run.search_secs().max(1e-9) / 1e6,
         ratios.join(", ")
     );
 }
@@ -290,6 +317,17 @@ struct SolveRun {
 }
 
 impl SolveRun {
+    /// The search time summed over the positions, in seconds.
+    fn search_secs(&self) -> f64 {
+        self.rows.iter().map(|r| r.ms).sum::<f64>() / 1e3
+    }
+
+    /// Table lookups per second of search, in millions.
+    fn lookup_rate(&self) -> f64 {
+        let reads: u64 = self.rows.iter().map(|r| r.lookups).sum();
+        reads as f64 / self.search_secs().max(1e-9) / 1e6
+    }
+
     /// Prints the totals; `split` is the number of threads each position's search ran on.
     fn summary(&self, label: &str, split: usize) {
         let n = self.rows.len().max(1) as f64;
