@@ -101,13 +101,10 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
         // One-thread runs are repeated: their lookup rates are the ratio's figures, and one
         // run of Korf's 100 is short enough for the machine's noise to show.
         let rounds = if threads == 1 { opts.rounds } else { 1 };
-        let mut runs = (0..rounds)
+        let runs = (0..rounds)
             .map(|_| solve_file(&fifteen, &korf, &opts.pdb_dir, config))
             .collect::<anyhow::Result<Vec<_>>>()?;
-        // Slowest first.
-        runs.sort_by(|a, b| b.search_secs().total_cmp(&a.search_secs()));
-        let rates: Vec<f64> = runs.iter().map(SolveRun::lookup_rate).collect();
-        let run = runs.swap_remove(runs.len() / 2);
+        let (run, rates) = median_run(runs).context("no run")?;
         // Which limit applies depends on whether the kernel gave the tables 2 MiB pages, which
         // the load mode alone does not decide (transparent huge pages off, small page-cache
         // folios): the share comes from the solver's own note.
@@ -165,6 +162,15 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The run of median search time among `runs`, and the lookup rates (M/s) of all of them,
+/// slowest first.
+fn median_run(mut runs: Vec<SolveRun>) -> Option<(SolveRun, Vec<f64>)> {
+    runs.sort_by(|a, b| b.search_secs().total_cmp(&a.search_secs()));
+    let rates = runs.iter().map(SolveRun::lookup_rate).collect();
+    let middle = runs.len().checked_sub(1)?.div_ceil(2);
+    Some((runs.swap_remove(middle), rates))
 }
 
 /// Prints a one-thread run's lookup rate and its ratio to each measured limit; `rates` are
