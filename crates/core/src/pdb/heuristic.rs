@@ -246,9 +246,8 @@ struct DualView {
 /// 12 lookups per position (the 4x4 sets with reflection, and 6-6-3 with dual lookups too) keep a
 /// compact per-node state; among them, two or three patterns through two views (7-8 and 6-6-3
 /// with reflection) also have those counts fixed at compile time; other boards use the general
-/// one.
-/// [`PdbHeuristic::new`] picks. (Room for 12 rather than 8 lookups made no measurable difference
-/// to 7-8 and took 8% off 6-6-3 with dual lookups.)
+/// one. [`PdbHeuristic::new`] picks. (Room for 12 rather than 8 lookups made no measurable
+/// difference to 7-8 and took 8% off 6-6-3 with dual lookups.)
 #[derive(Clone, Debug)]
 pub enum PdbHeuristic {
     /// Two patterns seen through two regular views on boards of at most 16 cells and 4
@@ -793,6 +792,14 @@ impl<const CELLS: usize, const LOOKUPS: usize, const NP: usize, const NV: usize>
         {
             self.set_duals(n, after, from);
         }
+    }
+
+    /// Whether the slots after the regular views' hold zeros, index and value: always without
+    /// dual lookups, which [`PdbLookup::estimate_slots`] relies on (for tests).
+    #[cfg(test)]
+    pub(crate) fn slots_after_regular_clear(&self, s: &PdbState<CELLS, LOOKUPS>) -> bool {
+        let regular = self.nv() * self.np();
+        s.index[regular..].iter().all(|&x| x == 0) && s.values[regular..].iter().all(|&v| v == 0)
     }
 
     /// The table index of `pattern` seen through `view` for tiles on `pos`.

@@ -362,6 +362,37 @@ fn dual_lookup_through_partitioned_tables_is_admissible() {
     }
 }
 
+/// The pair variant's estimate reads the dual slots whether or not there are dual lookups:
+/// without them those slots must stay zero through every step.
+#[test]
+fn without_dual_lookups_the_dual_slots_stay_zero() {
+    let canonical = Board::blank_first(Size::S3X3);
+    let (a, b) = ([1, 2, 3, 4], [5, 6, 7, 8]);
+    let tables = vec![
+        table_for(&canonical, &a, &pattern_table(&canonical, &a)),
+        table_for(&canonical, &b, &pattern_table(&canonical, &b)),
+    ];
+    for goal in corner_goals() {
+        let PdbHeuristic::Pair(h) =
+            PdbHeuristic::new(&goal, tables.clone(), true, false, "t").unwrap()
+        else {
+            panic!("a 3x3 set of two patterns with reflection is a pair")
+        };
+        assert_eq!(h.lookups(), 4);
+        let mut board = goal.clone();
+        let mut state = h.init(board.cells());
+        for i in 0..2000 {
+            let d = Dir::ALL[(i * 7 + i / 3) % 4];
+            let blank = board.blank();
+            let Some(to) = d.neighbor(board.size(), blank) else { continue };
+            let tile = board.apply(d).unwrap();
+            state = h.step(&state, board.cells(), tile, to, blank);
+            h.resolve(&mut state);
+            assert!(h.slots_after_regular_clear(&state), "step {i}");
+        }
+    }
+}
+
 #[test]
 fn incremental_steps_with_dual_lookups_match_init() {
     let canonical = Board::blank_first(Size::S3X3);
