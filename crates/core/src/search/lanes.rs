@@ -313,7 +313,8 @@ struct Next {
 
 /// A node being expanded: what `ida.rs`'s `expand_lazy` keeps on the call stack. (Fields of a
 /// byte where they fit, 24 bytes instead of 88, were slower: 1.06, with 1.5% more
-/// instructions for the widening.)
+/// instructions for the widening. Stepping the children within the bound in their own order
+/// rather than the sorted one, so that the stepping need not wait for the sort: 1.00.)
 #[derive(Clone, Copy)]
 struct Frame {
     level: usize,
