@@ -25,7 +25,10 @@
 //! 6-6-3, whose tables never leave the cache, though `perf` still puts 29% of its samples on
 //! the prefetches and the reads of entries, against 9% with 6-6-3. Prefetching a child's
 //! grandchildren only when the lane enters that child, rather than all at the parent's
-//! expansion, was slower (1.03): the reads want more distance, not less.
+//! expansion, was slower (1.03): the reads want more distance, not less. Nor does it pay to
+//! put two lanes' bursts together (two expansions, then both bursts, so that one wait at the
+//! head of the reorder buffer covers the page walks of both): 1.15 - 1.18 with 3 or 4 lanes.
+//! One burst right after each expansion's stepping is still the best place found.
 //!
 //! What is left of the memory time is the machine's: `cargo bench -p fifteen-core --bench
 //! lookups` shows that on this VM (2 MiB pages in the guest, probably small pages in the host,
