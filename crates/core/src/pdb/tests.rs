@@ -366,18 +366,8 @@ fn dual_lookup_through_partitioned_tables_is_admissible() {
 /// without them those slots must stay zero through every step.
 #[test]
 fn without_dual_lookups_the_dual_slots_stay_zero() {
-    let canonical = Board::blank_first(Size::S3X3);
-    let (a, b) = ([1, 2, 3, 4], [5, 6, 7, 8]);
-    let tables = vec![
-        table_for(&canonical, &a, &pattern_table(&canonical, &a)),
-        table_for(&canonical, &b, &pattern_table(&canonical, &b)),
-    ];
     for goal in corner_goals() {
-        let PdbHeuristic::Pair(h) =
-            PdbHeuristic::new(&goal, tables.clone(), true, false, "t").unwrap()
-        else {
-            panic!("a 3x3 set of two patterns with reflection is a pair")
-        };
+        let h = partitioned_3x3(&goal, false);
         assert_eq!(h.lookups(), 4);
         let mut board = goal.clone();
         let mut state = h.init(board.cells());
@@ -395,18 +385,8 @@ fn without_dual_lookups_the_dual_slots_stay_zero() {
 
 #[test]
 fn incremental_steps_with_dual_lookups_match_init() {
-    let canonical = Board::blank_first(Size::S3X3);
-    let (a, b) = ([1, 2, 3, 4], [5, 6, 7, 8]);
-    let tables = vec![
-        table_for(&canonical, &a, &pattern_table(&canonical, &a)),
-        table_for(&canonical, &b, &pattern_table(&canonical, &b)),
-    ];
     for goal in corner_goals() {
-        let PdbHeuristic::Pair(h) =
-            PdbHeuristic::new(&goal, tables.clone(), true, true, "t").unwrap()
-        else {
-            panic!("a 3x3 set of two patterns with reflection is a pair")
-        };
+        let h = partitioned_3x3(&goal, true);
         assert_eq!(h.lookups(), 8);
         check_steps(&h, &goal, 2000);
     }
@@ -438,15 +418,16 @@ fn ida_counts_lookups() {
     assert!(reads[1] > reads[0], "{reads:?}");
 }
 
-/// A 3x3 partitioned set (tiles 1-4 and 5-8) with reflected and dual lookups for `goal`: an
-/// inconsistent heuristic, so BPMX, sorting and pruning all take part.
-fn partitioned_3x3(goal: &Board) -> PdbLookup<16, 8, 2, 2> {
+/// A 3x3 partitioned set (tiles 1-4 and 5-8) with reflected lookups, and dual ones if `dual`,
+/// for `goal` (the pair variant): with dual lookups an inconsistent heuristic, so BPMX, sorting
+/// and pruning all take part.
+fn partitioned_3x3(goal: &Board, dual: bool) -> PdbLookup<16, 8, 2, 2> {
     let canonical = Board::blank_first(Size::S3X3);
     let tables: Vec<_> = [[1, 2, 3, 4], [5, 6, 7, 8]]
         .iter()
         .map(|t| table_for(&canonical, t, &pattern_table(&canonical, t)))
         .collect();
-    let PdbHeuristic::Pair(h) = PdbHeuristic::new(goal, tables, true, true, "t").unwrap() else {
+    let PdbHeuristic::Pair(h) = PdbHeuristic::new(goal, tables, true, dual, "t").unwrap() else {
         panic!("a 3x3 set of two patterns with reflection is a pair")
     };
     h
@@ -486,7 +467,7 @@ fn solve_in_lanes(
 #[test]
 fn lanes_give_the_answers_of_one_search_at_a_time() {
     for goal in corner_goals() {
-        let h = partitioned_3x3(&goal);
+        let h = partitioned_3x3(&goal, true);
         let truth = all_positions(&goal);
         // Every 997th position: all distances from 0 to 31 are among them.
         let sample: Vec<_> = truth.iter().step_by(997).collect();
@@ -531,7 +512,7 @@ fn lanes_give_the_answers_of_one_search_at_a_time() {
 #[test]
 fn lanes_keep_each_problems_limits() {
     let goal = Board::blank_last(Size::S3X3);
-    let h = partitioned_3x3(&goal);
+    let h = partitioned_3x3(&goal, true);
     let hard = crate::Problem::new(Board::parse("8 6 7 2 5 4 3 0 1", None).unwrap(), goal.clone())
         .unwrap();
     let easy = crate::Problem::new(Board::parse("1 2 3 4 5 6 0 7 8", None).unwrap(), goal.clone())
@@ -599,7 +580,7 @@ fn lanes_keep_each_problems_limits() {
 #[test]
 fn split_lanes_give_the_moves_of_one_thread() {
     for goal in corner_goals() {
-        let h = partitioned_3x3(&goal);
+        let h = partitioned_3x3(&goal, true);
         let truth = all_positions(&goal);
         for (board, d) in truth.iter().step_by(4999) {
             let problem = crate::Problem::new(board.clone(), goal.clone()).unwrap();
@@ -614,7 +595,7 @@ fn split_lanes_give_the_moves_of_one_thread() {
         }
     }
     let goal = Board::blank_last(Size::S3X3);
-    let h = partitioned_3x3(&goal);
+    let h = partitioned_3x3(&goal, true);
     let hard = crate::Problem::new(Board::parse("8 6 7 2 5 4 3 0 1", None).unwrap(), goal).unwrap();
     let limits =
         crate::Limits { threads: 2, lanes: 3, max_nodes: Some(40), ..crate::Limits::default() };
