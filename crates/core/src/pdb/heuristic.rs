@@ -145,6 +145,23 @@
 //! the size (1.01); 4 lanes instead of 3 (1.00). With fewer instructions the prefetches' share
 //! of the samples grew to about a third (`perf`, cpu-clock): what is left is mostly the
 //! memory's.
+//!
+//! Then fewer instructions around the index updates and prefetches (Korf's 100 x5 with 7-8,
+//! and Korf's 100 with 6-6-3, one thread pinned to one core; 10 - 20 alternating runs, the
+//! ratio of the fastest runs and the median of the runs' pairwise ratios, since the machine's
+//! noise reached 10%):
+//!
+//! | change                                        | 7-8         | 6-6-3       | instructions |
+//! |-----------------------------------------------|-------------|-------------|--------------|
+//! | `update` through [`Fixed16`], prefetches from `bases` | 0.95 - 0.99 | 0.97 - 0.99 | 585 -> 543 |
+//!
+//! A 7% cut in instructions shows fully with 6-6-3, whose tables stay in the cache, and only
+//! in part with 7-8: there the time now goes mostly to the memory. Tried and not kept: the
+//! children's values gathered in a register (a `u64` per child), so that the estimate and
+//! tie-break need no byte stores read back (624 instructions, 1.04); reads through a base
+//! address and length per slot instead of [`Entries`] (527 instructions, 0.985 with 6-6-3,
+//! within the noise with 7-8, and it needs a read from a bare address); each child's
+//! automaton row prefetched as it is stepped, again (1.00).
 
 use std::sync::Arc;
 
@@ -291,6 +308,10 @@ pub struct PdbLookup<
     /// The entries of each lookup slot's table (`tables[slot % patterns]`): one load from the
     /// slot to the address, instead of a chain through the table's `Arc` and storage.
     entries: Vec<Entries>,
+    /// The address of each slot's entry 0 (0 for unused slots): a prefetch is one add from
+    /// the slot's index, with no bounds check (a prefetch never faults) and no load of the
+    /// slot's [`Entries`] first.
+    bases: [usize; LOOKUPS],
     /// `steps[(v * CELLS + from) * CELLS + to]`: where a tile sliding from `from` to `to` goes
     /// in view `v` (see [`Step`]).
     steps: Vec<Step>,
@@ -304,6 +325,63 @@ pub struct PdbLookup<
     /// the place value of `t`'s digit there (one small load per view in `update`, instead of a
     /// field of a large [`View`]).
     movers: Vec<Mover>,
+    /// `movers`, `steps` and `contrib` again for two views of a 16-cell board (the 4x4 sets
+    /// with reflection), which `update` then reads instead.
+    fixed: Option<Box<Fixed16>>,
+}
+
+/// `update`'s tables for two views of a 16-cell board, in arrays of fixed length indexed
+/// through masks, so that no read needs a bounds check, and with 4-byte steps and contributions
+/// (added modulo 2^32, which gives the same index: a valid index fits 32 bits). Measured, 7-8
+/// with reflection: 585 -> 562 instructions per node generated (with [`PdbLookup`]'s `bases`,
+/// 545); Korf's 100 with 6-6-3 0.95 of the time, with 7-8 0.97 - 0.98 (see the module docs).
+#[derive(Clone, Debug)]
+struct Fixed16 {
+    /// `movers[v * 16 + t]`, as [`PdbLookup`]'s.
+    movers: [Mover; 32],
+    /// `steps[v * 256 + from * 16 + to]`.
+    steps: [Step3; 512],
+    /// `contrib[v * 16 + r][t]`, as [`PdbLookup`]'s, modulo 2^32.
+    contrib: [[u32; 16]; 32],
+}
+
+/// A [`Step`] on a board at most 4 wide: 3 cells between a vertical move's ends.
+#[derive(Clone, Copy, Debug)]
+struct Step3 {
+    between: [u8; 3],
+    dist: i8,
+}
+
+impl Fixed16 {
+    /// The tables of two views of a 16-cell board, from `PdbLookup`'s (`movers` of 32 entries,
+    /// `steps` of 512, `contrib` of 32), or `None` if they are not that shape.
+    fn new<const CELLS: usize>(
+        movers: &[Mover],
+        steps: &[Step],
+        contrib: &[[i64; CELLS]],
+    ) -> Option<Box<Fixed16>> {
+        if CELLS != 16 || steps.len() != 512 || contrib.len() != 32 {
+            return None;
+        }
+        let mut fixed = Box::new(Fixed16 {
+            movers: <[Mover; 32]>::try_from(movers).ok()?,
+            steps: [Step3 { between: [0; 3], dist: 0 }; 512],
+            contrib: [[0; 16]; 32],
+        });
+        for (fixed, step) in fixed.steps.iter_mut().zip(steps) {
+            *fixed = Step3 {
+                between: [step.between[0], step.between[1], step.between[2]],
+                dist: step.dist,
+            };
+        }
+        for (fixed, row) in fixed.contrib.iter_mut().zip(contrib) {
+            for (x, &y) in fixed.iter_mut().zip(row) {
+                // Modulo 2^32: the sums are taken modulo 2^32 too.
+                *x = y as u32;
+            }
+        }
+        Some(fixed)
+    }
 }
 
 /// What a move of one tile changes in one view: see [`PdbLookup`]'s `movers`.
@@ -376,7 +454,8 @@ impl PdbHeuristic {
             .collect();
         let dual_lanes = if dual_lanes.len() == duals.len() { dual_lanes } else { Vec::new() };
         let lookups = (views.len() + dual_views) * tables.len();
-        let entries = (0..lookups).map(|slot| Entries::new(&tables[slot % tables.len()])).collect();
+        let entries: Vec<Entries> =
+            (0..lookups).map(|slot| Entries::new(&tables[slot % tables.len()])).collect();
         // One literal for both variants (they differ only in their const parameters).
         macro_rules! lookup {
             ($cells:literal) => {{
@@ -394,7 +473,13 @@ impl PdbHeuristic {
                         weight: t.weight,
                     }));
                 }
+                // Only boards of 16 cells: `update` takes its board as 16 bytes.
+                let fixed =
+                    if size.cells() == 16 { Fixed16::new(&movers, &steps, &contrib) } else { None };
+                let bases = std::array::from_fn(|slot| entries.get(slot).map_or(0, Entries::base));
                 PdbLookup {
+                    bases,
+                    fixed,
                     size,
                     name,
                     tables,
@@ -761,6 +846,35 @@ impl<const CELLS: usize, const LOOKUPS: usize, const NP: usize, const NV: usize>
         from: usize,
         to: usize,
     ) {
+        // The same as below, through the fixed tables (and modulo 2^32).
+        if let Some(fixed) = &self.fixed
+            && let Some(board) = after.first_chunk::<16>()
+        {
+            let tile = tile as usize % 16;
+            let step = (from % 16) * 16 + to % 16;
+            for v in 0..2 {
+                let me = fixed.movers[(v * 16 + tile) % 32];
+                if me.slot == u8::MAX {
+                    continue;
+                }
+                let slot = me.slot as usize % LOOKUPS;
+                let step = &fixed.steps[(v * 256 + step) % 512];
+                let row = &fixed.contrib[(v * 16 + tile) % 32];
+                let mut sum = 0u32;
+                for &c in &step.between {
+                    sum = sum.wrapping_add(row[board[c as usize % 16] as usize % 16]);
+                }
+                let dist = i32::from(step.dist);
+                let down = (dist >> 31) as u32;
+                let delta = (dist as u32)
+                    .wrapping_mul(me.weight)
+                    .wrapping_add((sum ^ down).wrapping_sub(down));
+                n.index[slot] = n.index[slot].wrapping_add(delta);
+                n.stale |= 1 << slot;
+            }
+            self.update_duals(n, after, from, to);
+            return;
+        }
         let tile = tile as usize % CELLS;
         let (from_c, to_c) = (from % CELLS, to % CELLS);
         // A fixed count for the compact variant (moves there cross at most 3 cells; fewer are
@@ -785,6 +899,12 @@ impl<const CELLS: usize, const LOOKUPS: usize, const NP: usize, const NV: usize>
             n.index[slot] = (i64::from(n.index[slot]) + delta) as u32;
             n.stale |= 1 << slot;
         }
+        self.update_duals(n, after, from, to);
+    }
+
+    /// The dual lookups' part of `update`.
+    #[inline(always)]
+    fn update_duals(&self, n: &mut PdbState<CELLS, LOOKUPS>, after: &[u8], from: usize, to: usize) {
         // The blank alternates between corner and other cells: a node whose blank was not on
         // a dual cell has its dual slots clear already.
         if !self.duals.is_empty()
@@ -800,6 +920,12 @@ impl<const CELLS: usize, const LOOKUPS: usize, const NP: usize, const NV: usize>
     pub(crate) fn slots_after_regular_clear(&self, s: &PdbState<CELLS, LOOKUPS>) -> bool {
         let regular = self.nv() * self.np();
         s.index[regular..].iter().all(|&x| x == 0) && s.values[regular..].iter().all(|&v| v == 0)
+    }
+
+    /// Whether `update` goes through [`Fixed16`] (for tests).
+    #[cfg(test)]
+    pub(crate) fn updates_through_fixed_tables(&self) -> bool {
+        self.fixed.is_some()
     }
 
     /// The table index of `pattern` seen through `view` for tiles on `pos`.
@@ -910,7 +1036,9 @@ impl<const CELLS: usize, const LOOKUPS: usize, const NP: usize, const NV: usize>
         while stale != 0 {
             let slot = stale.trailing_zeros() as usize;
             stale &= stale - 1;
-            self.entries[slot].prefetch(s.index[slot] as u64);
+            super::table::prefetch_address(
+                self.bases[slot % LOOKUPS].wrapping_add(s.index[slot % LOOKUPS] as usize),
+            );
         }
     }
 

@@ -170,7 +170,7 @@ fn incremental_steps_match_init_with_several_patterns() {
             ],
         ),
     ];
-    let (mut pairs, mut triples) = (0, 0);
+    let (mut pairs, mut triples, mut fixed) = (0, 0, 0);
     for (w, h, patterns) in cases {
         let size = Size::new(w, h).unwrap();
         let canonical = Board::blank_first(size);
@@ -180,14 +180,22 @@ fn incremental_steps_match_init_with_several_patterns() {
                 match PdbHeuristic::new(&goal, tables.clone(), true, dual, "t").unwrap() {
                     PdbHeuristic::Pair(hp) => {
                         pairs += 1;
+                        fixed += usize::from(hp.updates_through_fixed_tables());
                         check_steps(&hp, &goal, 3000);
                     }
                     PdbHeuristic::Triple(ht) => {
                         triples += 1;
+                        fixed += usize::from(ht.updates_through_fixed_tables());
                         check_steps(&ht, &goal, 3000);
                     }
-                    PdbHeuristic::Small(hs) => check_steps(&hs, &goal, 3000),
-                    PdbHeuristic::Large(hl) => check_steps(&hl, &goal, 3000),
+                    PdbHeuristic::Small(hs) => {
+                        fixed += usize::from(hs.updates_through_fixed_tables());
+                        check_steps(&hs, &goal, 3000);
+                    }
+                    PdbHeuristic::Large(hl) => {
+                        assert!(!hl.updates_through_fixed_tables());
+                        check_steps(&hl, &goal, 3000);
+                    }
                 }
             }
         }
@@ -195,6 +203,10 @@ fn incremental_steps_match_init_with_several_patterns() {
     // The square cases with two patterns and the one with three, each for two goals, with and
     // without dual lookups.
     assert_eq!((pairs, triples), (8, 4));
+    // Every 4x4 case updates through the fixed tables (4 x 2 goals x 2), but the one with
+    // four patterns and dual lookups (16 lookups: the large variant); the rectangles and 5x5
+    // through the general ones.
+    assert_eq!(fixed, 14);
 }
 
 #[test]
