@@ -82,7 +82,7 @@
 //! storage): the dual slots prefetched in `set_duals` as they are computed and `prefetch` over
 //! the regular slots only, a loop of fixed length for 7-8 (1.00); the dual test in `update`
 //! as one branch (`dual_group[from] & dual_group[to]`) instead of two (1.005); the `Entries`
-//! in an array in the heuristic instead of a `Vec` (1.00).
+//! in an array in the heuristic instead of a `Vec` (1.00; kept since, see below).
 //!
 //! Before those, stepping children in place (`step_into`; a state built in a local and then
 //! copied whole was read back wide over narrow stores, which the processor cannot forward) and
@@ -153,14 +153,17 @@
 //!
 //! | change                                        | 7-8         | 6-6-3       | instructions |
 //! |-----------------------------------------------|-------------|-------------|--------------|
-//! | `update` through [`Fixed16`], prefetches from `bases` | 0.95 - 0.99 | 0.97 - 0.99 | 585 -> 543 |
+//! | `update` through [`Fixed16`], prefetches with no bounds check | 0.95 - 0.99 | 0.97 - 0.99 | 585 -> 543 |
+//! | the slots' [`Entries`] in an array of `LOOKUPS`, not a `Vec` | 0.995 | 0.985 | 543 -> 539 |
 //!
 //! A 7% cut in instructions shows fully with 6-6-3, whose tables stay in the cache, and only
 //! in part with 7-8: there the time now goes mostly to the memory. Tried and not kept: the
 //! children's values gathered in a register (a `u64` per child), so that the estimate and
-//! tie-break need no byte stores read back (624 instructions, 1.04); reads through a base
-//! address and length per slot instead of [`Entries`] (527 instructions, 0.985 with 6-6-3,
-//! within the noise with 7-8, and it needs a read from a bare address); each child's
+//! tie-break need no byte stores read back (624 instructions, 1.04); reads through arrays of
+//! base addresses and lengths rather than of [`Entries`] (527 instructions, 0.985 with 6-6-3,
+//! within the noise with 7-8, and it needs a read from a bare address); `settle` given the
+//! kids' whole array and their count, so that the read loop indexes it without a bounds check
+//! (555 instructions: its other loops compiled worse); each child's
 //! automaton row prefetched as it is stepped, again (1.00).
 
 use std::sync::Arc;
@@ -307,11 +310,9 @@ pub struct PdbLookup<
     dual_group: [u8; MAX_CELLS],
     /// The entries of each lookup slot's table (`tables[slot % patterns]`): one load from the
     /// slot to the address, instead of a chain through the table's `Arc` and storage.
-    entries: Vec<Entries>,
-    /// The address of each slot's entry 0 (0 for unused slots): a prefetch is one add from
-    /// the slot's index, with no bounds check (a prefetch never faults) and no load of the
-    /// slot's [`Entries`] first.
-    bases: [usize; LOOKUPS],
+    /// In an array of `LOOKUPS` ([`Entries::EMPTY`] on unused slots), so that indexing it by
+    /// a slot masked needs no bounds check (measured: see `fixed`).
+    entries: [Entries; LOOKUPS],
     /// `steps[(v * CELLS + from) * CELLS + to]`: where a tile sliding from `from` to `to` goes
     /// in view `v` (see [`Step`]).
     steps: Vec<Step>,
@@ -333,8 +334,8 @@ pub struct PdbLookup<
 /// `update`'s tables for two views of a 16-cell board, in arrays of fixed length indexed
 /// through masks, so that no read needs a bounds check, and with 4-byte steps and contributions
 /// (added modulo 2^32, which gives the same index: a valid index fits 32 bits). Measured, 7-8
-/// with reflection: 585 -> 562 instructions per node generated (with [`PdbLookup`]'s `bases`,
-/// 545); Korf's 100 with 6-6-3 0.95 of the time, with 7-8 0.97 - 0.98 (see the module docs).
+/// with reflection: 585 -> 562 instructions per node generated (then 543 with prefetches
+/// that skip the bounds check); Korf's 100 with 6-6-3 0.95 of the time, with 7-8 0.97 - 0.98 (see the module docs).
 #[derive(Clone, Debug)]
 struct Fixed16 {
     /// `movers[v * 16 + t]`, as [`PdbLookup`]'s.
@@ -454,8 +455,6 @@ impl PdbHeuristic {
             .collect();
         let dual_lanes = if dual_lanes.len() == duals.len() { dual_lanes } else { Vec::new() };
         let lookups = (views.len() + dual_views) * tables.len();
-        let entries: Vec<Entries> =
-            (0..lookups).map(|slot| Entries::new(&tables[slot % tables.len()])).collect();
         // One literal for both variants (they differ only in their const parameters).
         macro_rules! lookup {
             ($cells:literal) => {{
@@ -476,9 +475,14 @@ impl PdbHeuristic {
                 // Only boards of 16 cells: `update` takes its board as 16 bytes.
                 let fixed =
                     if size.cells() == 16 { Fixed16::new(&movers, &steps, &contrib) } else { None };
-                let bases = std::array::from_fn(|slot| entries.get(slot).map_or(0, Entries::base));
+                let entries = std::array::from_fn(|slot| {
+                    if slot < lookups {
+                        Entries::new(&tables[slot % tables.len()])
+                    } else {
+                        Entries::EMPTY
+                    }
+                });
                 PdbLookup {
-                    bases,
                     fixed,
                     size,
                     name,
@@ -1036,8 +1040,9 @@ impl<const CELLS: usize, const LOOKUPS: usize, const NP: usize, const NV: usize>
         while stale != 0 {
             let slot = stale.trailing_zeros() as usize;
             stale &= stale - 1;
+            // Without a bounds check: a prefetch never faults.
             super::table::prefetch_address(
-                self.bases[slot % LOOKUPS].wrapping_add(s.index[slot % LOOKUPS] as usize),
+                self.entries[slot % LOOKUPS].base().wrapping_add(s.index[slot % LOOKUPS] as usize),
             );
         }
     }

@@ -223,7 +223,8 @@ fn read_resident(path: &Path, len: u64) -> std::io::Result<Mmap> {
 pub(crate) struct Entries {
     ptr: std::ptr::NonNull<u8>,
     len: usize,
-    _table: std::sync::Arc<PdbTable>,
+    /// `None` for [`Entries::EMPTY`].
+    _table: Option<std::sync::Arc<PdbTable>>,
 }
 
 // SAFETY: an `Entries` only reads the immutable bytes of a table it keeps alive, which `PdbTable`
@@ -235,13 +236,17 @@ unsafe impl Send for Entries {}
 unsafe impl Sync for Entries {}
 
 impl Entries {
+    /// No entries: a placeholder for a slot without a table, where any read panics.
+    pub(crate) const EMPTY: Entries =
+        Entries { ptr: std::ptr::NonNull::dangling(), len: 0, _table: None };
+
     /// The entries of `table`.
     pub(crate) fn new(table: &std::sync::Arc<PdbTable>) -> Entries {
         let entries = table.entries();
         Entries {
             ptr: std::ptr::NonNull::from(entries).cast::<u8>(),
             len: entries.len(),
-            _table: std::sync::Arc::clone(table),
+            _table: Some(std::sync::Arc::clone(table)),
         }
     }
 
@@ -252,7 +257,8 @@ impl Entries {
         let i = index as usize;
         assert!(i < self.len, "table index out of range");
         // SAFETY: `ptr` points to the `len` entries of the table held in `_table`, whose bytes
-        // (a `Vec`'s buffer or a map) never move or change while it lives; `i < len`.
+        // (a `Vec`'s buffer or a map) never move or change while it lives; `i < len` (so
+        // `EMPTY`, with no table and `len` 0, is never read).
         unsafe { self.ptr.as_ptr().add(i).read() }
     }
 
@@ -271,7 +277,7 @@ pub fn prefetch(byte: &u8) {
 
 /// Starts loading the cache line at `address`. Any address will do: a prefetch is only a hint,
 /// so the searches compute the address of an entry without checking its index against the
-/// table (measured: see `PdbLookup`'s `bases`). Measured: prefetching every child's entries
+/// table (measured: see `pdb/heuristic.rs`, "Speed"). Measured: prefetching every child's entries
 /// before reading any lets the misses overlap (see ARCHITECTURE.md, "Speed").
 #[inline(always)]
 #[cfg_attr(target_arch = "x86_64", expect(unsafe_code))]
