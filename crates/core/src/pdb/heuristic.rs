@@ -138,7 +138,7 @@
 //!
 //! (6-6-3 on Korf's 100: 0.95 and 0.96.) Tried on top and not kept: the cells between a move's
 //! ends summed in the one view where the move is vertical, instead of in both (0.99, the same
-//! instructions); the slots' entries in a boxed array indexed by the slot masked, no bounds
+//! instructions; kept since, in another form: below); the slots' entries in a boxed array indexed by the slot masked, no bounds
 //! check (582 instructions, 1.00); the dual ranks read from the parent's board held in a
 //! register, moved there, instead of from the cells just stored (1.00); the automaton's row of
 //! each child prefetched as it is stepped (1.006); the automaton's rows as 16-bit states, half
@@ -155,9 +155,13 @@
 //! |-----------------------------------------------|-------------|-------------|--------------|
 //! | `update` through [`Fixed16`], prefetches with no bounds check | 0.95 - 0.99 | 0.97 - 0.99 | 585 -> 543 |
 //! | the slots' [`Entries`] in an array of `LOOKUPS`, not a `Vec` | 0.995 | 0.985 | 543 -> 539 |
+//! | only the view where a move is vertical sums the cells between ([`Move16`]) | 0.95 - 0.96 | 0.96 | 539 -> 515 |
 //!
-//! A 7% cut in instructions shows fully with 6-6-3, whose tables stay in the cache, and only
-//! in part with 7-8: there the time now goes mostly to the memory. Tried and not kept: the
+//! (The same sum in one view measured 0.99 above, with the same instruction count; through
+//! [`Fixed16`], with the view read from the move's entry and the other view's loads skipped
+//! behind a branch, the instructions fell by 24 and the time by 4 - 5%, the node and lookup
+//! counts and the moves unchanged.) A cut in instructions shows fully with 6-6-3, whose tables stay in the cache,
+//! and less with 7-8, where part of the time goes to the memory. Tried and not kept: the
 //! children's values gathered in a register (a `u64` per child), so that the estimate and
 //! tie-break need no byte stores read back (624 instructions, 1.04); reads through arrays of
 //! base addresses and lengths rather than of [`Entries`] (527 instructions, 0.985 with 6-6-3,
@@ -332,30 +336,37 @@ pub struct PdbLookup<
 }
 
 /// `update`'s tables for two views of a 16-cell board, in arrays of fixed length indexed
-/// through masks, so that no read needs a bounds check, and with 4-byte steps and contributions
-/// (added modulo 2^32, which gives the same index: a valid index fits 32 bits). Measured, 7-8
-/// with reflection: 585 -> 562 instructions per node generated (then 543 with prefetches
-/// that skip the bounds check); Korf's 100 with 6-6-3 0.95 of the time, with 7-8 0.97 - 0.98 (see the module docs).
+/// through masks, so that no read needs a bounds check, and with 4-byte contributions (added
+/// modulo 2^32, which gives the same index: a valid index fits 32 bits). Of the two views (one
+/// the other's reflection through the diagonal of the blank's corner) exactly one sees a move
+/// as vertical, so only that one sums the cells between its ends. Measured, 7-8 with
+/// reflection: 585 -> 562 instructions per node generated (then 543 with prefetches that skip
+/// the bounds check); see the module docs for the times.
 #[derive(Clone, Debug)]
 struct Fixed16 {
     /// `movers[v * 16 + t]`, as [`PdbLookup`]'s.
     movers: [Mover; 32],
-    /// `steps[v * 256 + from * 16 + to]`.
-    steps: [Step3; 512],
+    /// `moves[from * 16 + to]`.
+    moves: [Move16; 256],
     /// `contrib[v * 16 + r][t]`, as [`PdbLookup`]'s, modulo 2^32.
     contrib: [[u32; 16]; 32],
 }
 
-/// A [`Step`] on a board at most 4 wide: 3 cells between a vertical move's ends.
+/// A move seen through both views of [`Fixed16`].
 #[derive(Clone, Copy, Debug)]
-struct Step3 {
+struct Move16 {
+    /// The cells between the move's ends in the view where it is vertical.
     between: [u8; 3],
-    dist: i8,
+    /// That view.
+    vertical: u8,
+    /// The view cell moved to minus the view cell moved from, in each view.
+    dist: [i8; 2],
 }
 
 impl Fixed16 {
     /// The tables of two views of a 16-cell board, from `PdbLookup`'s (`movers` of 32 entries,
-    /// `steps` of 512, `contrib` of 32), or `None` if they are not that shape.
+    /// `steps` of 512, `contrib` of 32), or `None` if they are not that shape or a move to a
+    /// neighbour is vertical in both views or in neither.
     fn new<const CELLS: usize>(
         movers: &[Mover],
         steps: &[Step],
@@ -366,13 +377,28 @@ impl Fixed16 {
         }
         let mut fixed = Box::new(Fixed16 {
             movers: <[Mover; 32]>::try_from(movers).ok()?,
-            steps: [Step3 { between: [0; 3], dist: 0 }; 512],
+            moves: [Move16 { between: [0; 3], vertical: 0, dist: [0; 2] }; 256],
             contrib: [[0; 16]; 32],
         });
-        for (fixed, step) in fixed.steps.iter_mut().zip(steps) {
-            *fixed = Step3 {
+        for (m, fixed) in fixed.moves.iter_mut().enumerate() {
+            let (from, to) = (m / 16, m % 16);
+            // Only moves to a neighbour happen (the board is 4 wide).
+            let neighbours =
+                (from / 4 == to / 4 && from.abs_diff(to) == 1) || from.abs_diff(to) == 4;
+            if !neighbours {
+                continue;
+            }
+            let [a, b] = [steps[m], steps[256 + m]];
+            // Vertical in a view: more than one cell apart there.
+            let vertical = [a, b].map(|s| s.dist.unsigned_abs() > 1);
+            if vertical[0] == vertical[1] {
+                return None;
+            }
+            let step = if vertical[0] { a } else { b };
+            *fixed = Move16 {
                 between: [step.between[0], step.between[1], step.between[2]],
-                dist: step.dist,
+                vertical: u8::from(vertical[1]),
+                dist: [a.dist, b.dist],
             };
         }
         for (fixed, row) in fixed.contrib.iter_mut().zip(contrib) {
@@ -855,24 +881,25 @@ impl<const CELLS: usize, const LOOKUPS: usize, const NP: usize, const NV: usize>
             && let Some(board) = after.first_chunk::<16>()
         {
             let tile = tile as usize % 16;
-            let step = (from % 16) * 16 + to % 16;
+            let m = &fixed.moves[((from % 16) * 16 + to % 16) % 256];
             for v in 0..2 {
                 let me = fixed.movers[(v * 16 + tile) % 32];
                 if me.slot == u8::MAX {
                     continue;
                 }
                 let slot = me.slot as usize % LOOKUPS;
-                let step = &fixed.steps[(v * 256 + step) % 512];
-                let row = &fixed.contrib[(v * 16 + tile) % 32];
-                let mut sum = 0u32;
-                for &c in &step.between {
-                    sum = sum.wrapping_add(row[board[c as usize % 16] as usize % 16]);
+                let dist = i32::from(m.dist[v]);
+                let mut delta = (dist as u32).wrapping_mul(me.weight);
+                if v == m.vertical as usize {
+                    let row = &fixed.contrib[(v * 16 + tile) % 32];
+                    let mut sum = 0u32;
+                    for &c in &m.between {
+                        sum = sum.wrapping_add(row[board[c as usize % 16] as usize % 16]);
+                    }
+                    // The sum is for a move up the view's cells.
+                    let down = (dist >> 31) as u32;
+                    delta = delta.wrapping_add((sum ^ down).wrapping_sub(down));
                 }
-                let dist = i32::from(step.dist);
-                let down = (dist >> 31) as u32;
-                let delta = (dist as u32)
-                    .wrapping_mul(me.weight)
-                    .wrapping_add((sum ^ down).wrapping_sub(down));
                 n.index[slot] = n.index[slot].wrapping_add(delta);
                 n.stale |= 1 << slot;
             }
