@@ -136,39 +136,40 @@
 //! | dual ranks in 7 rounds of shifted lanes instead of 15 (`lanes16.rs`) | 0.96 | 614 -> 594 |
 //! | dual ranks summed by Horner's rule in three multiply-adds       | 0.975 | 594 -> 585 |
 //!
-//! (6-6-3 on Korf's 100: 0.95 and 0.96.) Tried on top and not kept: the cells between a move's
-//! ends summed in the one view where the move is vertical, instead of in both (0.99, the same
-//! instructions; kept since, in another form: below); the slots' entries in a boxed array indexed by the slot masked, no bounds
-//! check (582 instructions, 1.00); the dual ranks read from the parent's board held in a
-//! register, moved there, instead of from the cells just stored (1.00); the automaton's row of
-//! each child prefetched as it is stepped (1.006); the automaton's rows as 16-bit states, half
-//! the size (1.01); 4 lanes instead of 3 (1.00). With fewer instructions the prefetches' share
-//! of the samples grew to about a third (`perf`, cpu-clock): what is left is mostly the
-//! memory's.
+//! (6-6-3 on Korf's 100: 0.95 and 0.96.) Tried on top and not kept: the cells between a move's ends
+//! summed in the one view where the move is vertical, instead of in both (0.99, the same
+//! instructions; kept since, in another form: below); the slots' entries in a boxed array indexed
+//! by the slot masked, no bounds check (582 instructions, 1.00); the dual ranks read from the
+//! parent's board held in a register, moved there, instead of from the cells just stored (1.00);
+//! the automaton's row of each child prefetched as it is stepped (1.006); the automaton's rows as
+//! 16-bit states, half the size (1.01); 4 lanes instead of 3 (1.00). With fewer instructions the
+//! prefetches' share of the samples grew to about a third (`perf`, cpu-clock): what is left is
+//! mostly the memory's.
 //!
 //! Then fewer instructions around the index updates and prefetches (Korf's 100 x5 with 7-8,
 //! and Korf's 100 with 6-6-3, one thread pinned to one core; 10 - 20 alternating runs, the
 //! ratio of the fastest runs and the median of the runs' pairwise ratios, since the machine's
 //! noise reached 10%):
 //!
-//! | change                                        | 7-8         | 6-6-3       | instructions |
-//! |-----------------------------------------------|-------------|-------------|--------------|
-//! | `update` through [`Fixed16`], prefetches with no bounds check | 0.95 - 0.99 | 0.97 - 0.99 | 585 -> 543 |
-//! | the slots' [`Entries`] in an array of `LOOKUPS`, not a `Vec` | 0.995 | 0.985 | 543 -> 539 |
-//! | only the view where a move is vertical sums the cells between ([`Move16`]) | 0.95 - 0.96 | 0.96 | 539 -> 515 |
+//! | change                                         | 7-8         | 6-6-3       | instructions |
+//! |------------------------------------------------|-------------|-------------|--------------|
+//! | `update` through [`Fixed16`]; unchecked prefetch | 0.95 - 0.99 | 0.97 - 0.99 | 585 -> 543   |
+//! | the slots' [`Entries`] in an array, not a `Vec`  | 0.995       | 0.985       | 543 -> 539   |
+//! | one view sums the cells between ([`Move16`])     | 0.95 - 0.96 | 0.96        | 539 -> 515   |
+//! | the lanes' path rebuilt at the end (`lanes.rs`)  | noise       | 0.975 - 0.99 | 515 -> 502  |
+//! | **all four**                                   | **0.935**   | **0.913**   | 585 -> 502   |
 //!
 //! (The same sum in one view measured 0.99 above, with the same instruction count; through
-//! [`Fixed16`], with the view read from the move's entry and the other view's loads skipped
-//! behind a branch, the instructions fell by 24 and the time by 4 - 5%, the node and lookup
-//! counts and the moves unchanged.) A cut in instructions shows fully with 6-6-3, whose tables stay in the cache,
-//! and less with 7-8, where part of the time goes to the memory. Tried and not kept: the
-//! children's values gathered in a register (a `u64` per child), so that the estimate and
-//! tie-break need no byte stores read back (624 instructions, 1.04); reads through arrays of
-//! base addresses and lengths rather than of [`Entries`] (527 instructions, 0.985 with 6-6-3,
-//! within the noise with 7-8, and it needs a read from a bare address); `settle` given the
-//! kids' whole array and their count, so that the read loop indexes it without a bounds check
-//! (555 instructions: its other loops compiled worse); each child's
-//! automaton row prefetched as it is stepped, again (1.00).
+//! [`Fixed16`], with the view read from the move's entry and the other view's loads skipped behind
+//! a branch, the instructions fell by 24 and the time by 4 - 5%, the node and lookup counts and the
+//! moves unchanged.) A cut in instructions shows fully with 6-6-3, whose tables stay in the cache,
+//! and less with 7-8, where part of the time goes to the memory. Tried and not kept: the children's
+//! values gathered in a register (a `u64` per child), so that the estimate and tie-break need no
+//! byte stores read back (624 instructions, 1.04); reads through arrays of base addresses and
+//! lengths rather than of [`Entries`] (527 instructions, 0.985 with 6-6-3, within the noise with
+//! 7-8, and it needs a read from a bare address); `settle` given the kids' whole array and their
+//! count, so that the read loop indexes it without a bounds check (555 instructions: its other
+//! loops compiled worse); each child's automaton row prefetched as it is stepped, again (1.00).
 
 use std::sync::Arc;
 
@@ -315,7 +316,7 @@ pub struct PdbLookup<
     /// The entries of each lookup slot's table (`tables[slot % patterns]`): one load from the
     /// slot to the address, instead of a chain through the table's `Arc` and storage.
     /// In an array of `LOOKUPS` ([`Entries::EMPTY`] on unused slots), so that indexing it by
-    /// a slot masked needs no bounds check (measured: see `fixed`).
+    /// a slot masked needs no bounds check (measured: see the module docs, "Speed").
     entries: [Entries; LOOKUPS],
     /// `steps[(v * CELLS + from) * CELLS + to]`: where a tile sliding from `from` to `to` goes
     /// in view `v` (see [`Step`]).
@@ -339,9 +340,9 @@ pub struct PdbLookup<
 /// through masks, so that no read needs a bounds check, and with 4-byte contributions (added
 /// modulo 2^32, which gives the same index: a valid index fits 32 bits). Of the two views (one
 /// the other's reflection through the diagonal of the blank's corner) exactly one sees a move
-/// as vertical, so only that one sums the cells between its ends. Measured, 7-8 with
-/// reflection: 585 -> 562 instructions per node generated (then 543 with prefetches that skip
-/// the bounds check); see the module docs for the times.
+/// as vertical, so only that one sums the cells between its ends. Measured with the other
+/// changes of the module docs' last table: 7-8 with reflection went from 585 to 502
+/// instructions per node generated and took 0.935 of the time, 6-6-3 0.913.
 #[derive(Clone, Debug)]
 struct Fixed16 {
     /// `movers[v * 16 + t]`, as [`PdbLookup`]'s.

@@ -277,8 +277,8 @@ pub fn prefetch(byte: &u8) {
 
 /// Starts loading the cache line at `address`. Any address will do: a prefetch is only a hint,
 /// so the searches compute the address of an entry without checking its index against the
-/// table (measured: see `pdb/heuristic.rs`, "Speed"). Measured: prefetching every child's entries
-/// before reading any lets the misses overlap (see ARCHITECTURE.md, "Speed").
+/// table (measured: see `pdb/heuristic.rs`, "Speed"). Prefetching every child's entries before
+/// reading any lets the misses overlap (see ARCHITECTURE.md, "Speed").
 #[inline(always)]
 #[cfg_attr(target_arch = "x86_64", expect(unsafe_code))]
 pub(crate) fn prefetch_address(address: usize) {
