@@ -32,8 +32,9 @@ use std::collections::VecDeque;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// The result of [`Fsm::step`] when the move completes a forbidden string.
-pub(crate) const PRUNE: u32 = u32::MAX;
+/// The result of [`Fsm::step`] when the move completes a forbidden string (the largest 16-bit
+/// number: states are stored in 16 bits).
+pub(crate) const PRUNE: u32 = u16::MAX as u32;
 
 /// Longest forbidden string [`Fsm::get`] recognises. Longer strings prune more but take longer to
 /// find. Measured (2 busy cores; nodes are IDA*'s on Korf's 100, mean per position, with the 6-6-3
@@ -57,7 +58,11 @@ pub(crate) const MAX_LEN: usize = 12;
 /// completing a forbidden string.
 #[derive(Debug)]
 pub(crate) struct Fsm {
-    next: Vec<[u32; 4]>,
+    /// `next[state][d]`: the state after move `d`, or [`PRUNE`]. In 16 bits, 78 KB for the
+    /// 9 732 states of `L = 12` instead of 156 KB, which stay in the cache better beside the
+    /// pattern databases' reads (measured: 7-8 and 6-6-3 0.985 - 0.99 of the time, 7 more
+    /// instructions per node for the widening).
+    next: Vec<[u16; 4]>,
     /// Number of minimal forbidden strings the machine recognises.
     forbidden: usize,
     /// Time to enumerate the strings and build the automaton.
@@ -77,7 +82,7 @@ impl Fsm {
             let patterns: Vec<Moves> =
                 forbidden::FORBIDDEN.iter().map(|&packed| Moves::unpack(packed)).collect();
             debug_assert!(patterns.iter().all(|m| usize::from(m.len) <= MAX_LEN));
-            let next = aho_corasick(&patterns);
+            let next = narrow(aho_corasick(&patterns));
             Fsm { next, forbidden: patterns.len(), build_time: t0.elapsed() }
         })
     }
@@ -92,13 +97,13 @@ impl Fsm {
     /// The state after move `d` from `state`, or [`PRUNE`].
     #[cfg(test)]
     pub(crate) fn step(&self, state: u32, d: usize) -> u32 {
-        self.next[state as usize][d & 3]
+        u32::from(self.next[state as usize][d & 3])
     }
 
     /// The states after each move from `state` ([`PRUNE`] for a forbidden move).
     #[inline(always)]
     pub(crate) fn row(&self, state: u32) -> [u32; 4] {
-        self.next[state as usize]
+        self.next[state as usize].map(u32::from)
     }
 
     /// Number of states.
@@ -126,7 +131,7 @@ impl Fsm {
         assert!(max_len <= 15, "strings are packed two bits a move into a u32");
         let t0 = Instant::now();
         let patterns = forbidden_strings(max_len, fit);
-        let next = aho_corasick(&patterns);
+        let next = narrow(aho_corasick(&patterns));
         Fsm { next, forbidden: patterns.len(), build_time: t0.elapsed() }
     }
 }
@@ -158,6 +163,13 @@ impl Moves {
 
 /// The Aho–Corasick automaton of `patterns` as a complete transition table, with the pattern
 /// ends replaced by [`PRUNE`] and state 0 the start.
+/// The rows of [`aho_corasick`] in 16 bits ([`PRUNE`] stays [`PRUNE`]).
+fn narrow(next: Vec<[u32; 4]>) -> Vec<[u16; 4]> {
+    // Every state is below `PRUNE`: `MAX_LEN` gives 9 732, the tests' machines fewer.
+    assert!(next.len() < PRUNE as usize, "too many states for 16 bits");
+    next.iter().map(|r| r.map(|x| x.min(PRUNE) as u16)).collect()
+}
+
 fn aho_corasick(patterns: &[Moves]) -> Vec<[u32; 4]> {
     const NO: u32 = u32::MAX;
     let mut goto: Vec<[u32; 4]> = vec![[NO; 4]];

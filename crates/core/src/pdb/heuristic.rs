@@ -142,9 +142,9 @@
 //! by the slot masked, no bounds check (582 instructions, 1.00); the dual ranks read from the
 //! parent's board held in a register, moved there, instead of from the cells just stored (1.00);
 //! the automaton's row of each child prefetched as it is stepped (1.006); the automaton's rows as
-//! 16-bit states, half the size (1.01); 4 lanes instead of 3 (1.00). With fewer instructions the
-//! prefetches' share of the samples grew to about a third (`perf`, cpu-clock): what is left is
-//! mostly the memory's.
+//! 16-bit states, half the size (1.01; kept since, 0.985 - 0.99: see `moves/prune.rs`); 4 lanes
+//! instead of 3 (1.00). With fewer instructions the prefetches' share of the samples grew to about
+//! a third (`perf`, cpu-clock): what is left is mostly the memory's.
 //!
 //! Then fewer instructions around the index updates and prefetches (Korf's 100 x5 with 7-8,
 //! and Korf's 100 with 6-6-3, one thread pinned to one core; 10 - 20 alternating runs, the
@@ -157,7 +157,8 @@
 //! | the slots' [`Entries`] in an array, not a `Vec`  | 0.995       | 0.985       | 543 -> 539   |
 //! | one view sums the cells between ([`Move16`])     | 0.95 - 0.96 | 0.96        | 539 -> 515   |
 //! | the lanes' path rebuilt at the end (`lanes.rs`)  | noise       | 0.975 - 0.99 | 515 -> 502  |
-//! | **all four**                                   | **0.935**   | **0.913**   | 585 -> 502   |
+//! | **the four above**                             | **0.935**   | **0.913**   | 585 -> 502   |
+//! | the automaton's rows in 16 bits (`moves/prune.rs`) | 0.985 - 0.99 | 0.99      | 502 -> 509   |
 //!
 //! (The same sum in one view measured 0.99 above, with the same instruction count; through
 //! [`Fixed16`], with the view read from the move's entry and the other view's loads skipped behind
