@@ -161,15 +161,15 @@ impl Moves {
     }
 }
 
-/// The Aho–Corasick automaton of `patterns` as a complete transition table, with the pattern
-/// ends replaced by [`PRUNE`] and state 0 the start.
-/// The rows of [`aho_corasick`] in 16 bits ([`PRUNE`] stays [`PRUNE`]).
+/// The rows of [`aho_corasick`] in 16 bits: its entries are states, all below [`PRUNE`]
+/// (`MAX_LEN` gives 9 732, the tests' machines fewer), or [`PRUNE`] itself.
 fn narrow(next: Vec<[u32; 4]>) -> Vec<[u16; 4]> {
-    // Every state is below `PRUNE`: `MAX_LEN` gives 9 732, the tests' machines fewer.
     assert!(next.len() < PRUNE as usize, "too many states for 16 bits");
-    next.iter().map(|r| r.map(|x| x.min(PRUNE) as u16)).collect()
+    next.iter().map(|r| r.map(|x| x as u16)).collect()
 }
 
+/// The Aho–Corasick automaton of `patterns` as a complete transition table, with the pattern
+/// ends replaced by [`PRUNE`] and state 0 the start.
 fn aho_corasick(patterns: &[Moves]) -> Vec<[u32; 4]> {
     const NO: u32 = u32::MAX;
     let mut goto: Vec<[u32; 4]> = vec![[NO; 4]];
