@@ -75,6 +75,13 @@ pub(crate) enum Command {
     /// Pattern databases: list what is found where, show or verify a file, build a set
     #[command(after_help = PDB_HELP)]
     Pdb(PdbArgs),
+    /// Play in the terminal with the arrow keys or the mouse, with hints and the distance to the
+    /// goal
+    #[command(after_help = PLAY_HELP)]
+    Play(PlayArgs),
+    /// Serve a local web page (and JSON API) to set up, solve, watch and play positions
+    #[command(after_help = SERVE_HELP)]
+    Serve(ServeArgs),
     /// Print the shell completion script for SHELL (used by `cargo xtask dist`)
     #[command(hide = true)]
     Completions {
@@ -337,6 +344,16 @@ pub(crate) struct SolveArgs {
     /// One JSON object per line and position (fields in --help)
     #[arg(long)]
     pub(crate) json: bool,
+    /// Animate the solution in the terminal (space pause, arrows step, +/- speed, q quit);
+    /// as text when stdout is not a terminal
+    #[arg(long, conflicts_with_all = ["json", "boards", "input"])]
+    pub(crate) play: bool,
+    /// Also write the solution as a strip of boards to FILE (SVG)
+    #[arg(long, value_name = "FILE", conflicts_with = "input")]
+    pub(crate) svg: Option<PathBuf>,
+    /// Also write the solution as an animated GIF to FILE
+    #[arg(long, value_name = "FILE", conflicts_with = "input")]
+    pub(crate) gif: Option<PathBuf>,
 }
 
 /// The heuristic, algorithm and limits of `solve`.
@@ -403,6 +420,82 @@ pub(crate) struct CheckArgs {
     pub(crate) board: Vec<String>,
     #[command(flatten)]
     pub(crate) board_opts: BoardOpts,
+    #[command(flatten)]
+    pub(crate) pdb: PdbOpts,
+    /// Also write a picture of the position to FILE (SVG)
+    #[arg(long, value_name = "FILE")]
+    pub(crate) svg: Option<PathBuf>,
+}
+
+/// Printed under `fifteen play --help`.
+const PLAY_HELP: &str = "\
+Keys: the arrows slide a tile that way (up slides the tile below the blank up); a click on a
+tile in the blank's row or column slides it and those between; h hint (the next move of an
+optimal solution, or of the best one found within --hint-time on large boards); u undo;
+r restart; q quit. The distance to the goal is shown after every move. NO_COLOR turns colors
+off. When stdout is not a terminal, prints the position, its distance and the hint instead.
+
+Exit codes: 0 success, 2 usage error, 3 bad input, 4 unsolvable, 6 database error.";
+
+/// `fifteen play`.
+#[derive(Debug, Args)]
+pub(crate) struct PlayArgs {
+    /// The position (quote it); without one, a random position of --size (default 4x4)
+    #[arg(value_name = "BOARD", num_args = 0..)]
+    pub(crate) board: Vec<String>,
+    #[command(flatten)]
+    pub(crate) board_opts: BoardOpts,
+    /// Without BOARD: a random walk of N moves from the goal instead of a uniformly random
+    /// position
+    #[arg(long, value_name = "N")]
+    pub(crate) moves: Option<u32>,
+    /// Without BOARD: the seed of the random position
+    #[arg(long, value_name = "N")]
+    pub(crate) seed: Option<u64>,
+    /// Time for each search behind the distance and the hints
+    #[arg(long, value_name = "SECS", value_parser = parse_secs, default_value = "10")]
+    pub(crate) hint_time: Duration,
+    #[command(flatten)]
+    pub(crate) pdb: PdbOpts,
+}
+
+/// Printed under `fifteen serve --help`.
+const SERVE_HELP: &str = "\
+The page: set up a position (type or paste it, scramble it, click tiles), pick the size and
+the goal, solve it, watch and step through the solution, and play with hints. Its script and
+style are embedded in the binary; it loads nothing else.
+
+API: POST /api/solve {\"board\": \"...\", \"goal\": \"...\", \"size\": \"WxH\"} (goal and size
+optional, as --goal and --size) answers with the object of `fifteen solve --json`; when the
+optimal search runs out of its share of the time, the best near-optimal answer found in the
+rest, with \"optimal\": false and a proven \"lower_bound\". GET /api/random?size=WxH&seed=N
+[&goal=G][&moves=N] gives a random position. GET /api/health: searches running and waiting.
+Status: 200 answered (status solved or limit), 400 bad JSON or query, 403 a foreign Host
+header, 404, 413 body too large, 422 bad board, goal or size, or unsolvable (with the
+command line's message), 500 server error, 503 busy (Retry-After), 504 a search did not stop.
+
+Exit codes: 0 stopped by Ctrl-C, 2 cannot listen on the address or bad option, 6 database
+error.";
+
+/// `fifteen serve`.
+#[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
+    /// The address to listen on (loopback by default; port 0 picks a free one)
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8015")]
+    pub(crate) addr: std::net::SocketAddr,
+    /// Searches running at once [default: one per core]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) workers: Option<u16>,
+    /// Requests waiting for a worker beyond those; more are answered 503 [default: 4 per
+    /// worker]
+    #[arg(long, value_name = "N")]
+    pub(crate) queue: Option<u16>,
+    /// Time limit of each search (and the longest a request waits for a worker)
+    #[arg(long, value_name = "SECS", value_parser = parse_secs, default_value = "10")]
+    pub(crate) timeout: Duration,
+    /// Node limit of each search
+    #[arg(long, value_name = "N", default_value_t = 500_000_000)]
+    pub(crate) max_nodes: u64,
     #[command(flatten)]
     pub(crate) pdb: PdbOpts,
 }

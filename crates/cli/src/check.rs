@@ -9,6 +9,7 @@ use crate::args::CheckArgs;
 use crate::exit;
 use crate::heuristics::{available, build_heuristic};
 use crate::input;
+use crate::show;
 
 /// Runs `fifteen check`.
 pub(crate) fn run(args: &CheckArgs) -> anyhow::Result<u8> {
@@ -48,6 +49,13 @@ pub(crate) fn run(args: &CheckArgs) -> anyhow::Result<u8> {
             Err(e) if kind == HeuristicKind::Pdb => writeln!(out, "  {name:<16} -  ({e:#})")?,
             Err(e) => return Err(e),
         }
+    }
+    if let Some(path) = &args.svg {
+        let caption = match &solvable {
+            Ok(()) => format!("{size} · solvable"),
+            Err(_) => format!("{size} · no solution (parity)"),
+        };
+        show::board_picture(path, &board, &goal, &caption)?;
     }
     Ok(if solvable.is_ok() { exit::OK } else { exit::UNSOLVABLE })
 }

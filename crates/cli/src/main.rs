@@ -13,7 +13,11 @@ mod input;
 mod install;
 mod output;
 mod pdb;
+mod play;
 mod random;
+mod serve;
+mod service;
+mod show;
 mod solve;
 mod verify;
 
@@ -43,6 +47,8 @@ fn run() -> anyhow::Result<ExitCode> {
         args::Command::Verify(a) => verify::run(&a)?,
         args::Command::Compare(a) => compare::run(&a)?,
         args::Command::Pdb(a) => pdb::run(&a)?,
+        args::Command::Play(a) => play::run(&a)?,
+        args::Command::Serve(a) => serve::run(&a)?,
         args::Command::Completions { shell } => docs::completions(shell)?,
         args::Command::Man => docs::man()?,
     };

@@ -62,7 +62,7 @@ pub(crate) fn run(args: &RandomArgs) -> anyhow::Result<u8> {
 }
 
 /// A seed from the clock and the process id, for runs without `--seed`.
-fn clock_seed() -> u64 {
+pub(crate) fn clock_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);

@@ -16,6 +16,7 @@ use crate::exit;
 use crate::heuristics::choose;
 use crate::input;
 use crate::output::{self, Record};
+use crate::show;
 
 /// How one position ended.
 #[derive(Debug)]
@@ -137,6 +138,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
         Outcome::Failed(e) => return Err(e.into()),
     };
+    show::pictures(args, &board, &goal, &solution, settings.algorithm)?;
     if args.json {
         return Ok(exit::OK);
     }
@@ -166,6 +168,10 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     writeln!(out, "tiles: {}", output::join(&solution.tiles))?;
     if args.stats {
         write!(out, "{}", output::stats_text(&solution, heuristic.name(), settings.algorithm))?;
+    }
+    if args.play {
+        drop(out);
+        show::play(&board, &goal, &solution, settings.algorithm)?;
     }
     Ok(exit::OK)
 }

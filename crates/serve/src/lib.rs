@@ -90,6 +90,9 @@ pub enum Reply {
     /// `422`: the request was well-formed but cannot be answered (a board that does not
     /// parse, an unsolvable position, a size out of range). The object says why in `error`.
     Unprocessable(serde_json::Value),
+    /// `500`: the server could not answer (for example, a damaged database). The object says
+    /// why in `error`.
+    Failed(serde_json::Value),
 }
 
 /// Solves and scrambles for the server. Methods run on blocking threads and may take as long

@@ -289,6 +289,7 @@ fn reply_response(reply: Reply) -> Response {
     match reply {
         Reply::Ok(v) => json(StatusCode::OK, &v),
         Reply::Unprocessable(v) => json(StatusCode::UNPROCESSABLE_ENTITY, &v),
+        Reply::Failed(v) => json(StatusCode::INTERNAL_SERVER_ERROR, &v),
     }
 }
 

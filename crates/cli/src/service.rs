@@ -1,0 +1,249 @@
+//! One position solved on request, for `fifteen serve` (the JSON API) and `fifteen play`
+//! (distances and hints).
+//!
+//! It takes the path of `fifteen solve --json`: the same parsing (`input`), the default
+//! heuristic for the board (`heuristics::choose`), the same search (`solve::attempt`) and the
+//! same record (`output::Record`), so the API answers with the object the command line prints.
+//! Two things differ, both because a person is waiting:
+//! - heuristics are kept per goal (a database is loaded once, not per request);
+//! - the search runs within a [`Budget`]. The default search gets [`OPTIMAL_SHARE`] of it; if it
+//!   runs out, the best near-optimal search (weighted A*, then a greedier weight) gets the rest,
+//!   and the answer says `"optimal": false` with the proven `lower_bound` of the first search.
+//!   Where the default search is not optimal in reasonable time (large boards), a better default
+//!   for the board flows through `choose` and `attempt` unchanged.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::Parser;
+use fifteen_core::{
+    Algorithm, AnyHeuristic, Board, LimitKind, Limits, Problem, SearchError, Size, Solution,
+};
+use fifteen_serve::{Backend, Budget, RandomQuery, Reply, SolveRequest, error_body};
+
+use crate::args::{Cli, Command, PdbOpts, SolveArgs};
+use crate::exit;
+use crate::heuristics::choose;
+use crate::input;
+use crate::output::Record;
+use crate::random::{self, SplitMix64};
+use crate::solve::{self, Outcome, Settings};
+
+/// The share of the budget the default (optimal) search gets before the near-optimal one.
+pub(crate) const OPTIMAL_SHARE: f64 = 0.6;
+
+/// The near-optimal searches tried in turn when the optimal one runs out: weighted A* finds at
+/// most W times the optimal length.
+const NEAR_OPTIMAL: [f64; 2] = [2.0, 5.0];
+
+/// Nodes weighted A* may store (about 100 bytes each).
+const MAX_STORED: usize = 2_000_000;
+
+/// Longest random walk `GET /api/random` makes.
+const MAX_WALK: u32 = 1_000_000;
+
+/// Goals whose heuristics are kept.
+const CACHED_GOALS: usize = 32;
+
+/// What a solve came to: the record `--json` prints and the solution, if any.
+#[derive(Debug)]
+pub(crate) struct Answer {
+    pub(crate) record: Record,
+    pub(crate) solution: Option<Solution>,
+}
+
+/// Solves positions on request.
+#[derive(Debug)]
+pub(crate) struct Service {
+    /// `fifteen solve --json --threads N`: what the records are made from.
+    args: SolveArgs,
+    heuristics: Mutex<HashMap<(Size, Vec<u8>), Arc<AnyHeuristic>>>,
+}
+
+impl Service {
+    /// A service whose searches use `threads` threads and the databases of `pdb`.
+    pub(crate) fn new(threads: usize, pdb: &PdbOpts) -> anyhow::Result<Service> {
+        let threads = threads.max(1).to_string();
+        let cli = Cli::try_parse_from(["fifteen", "solve", "--json", "--threads", &threads, "0"])
+            .context("the solve settings")?;
+        let Command::Solve(mut args) = cli.command else {
+            anyhow::bail!("the solve settings did not parse as `solve`");
+        };
+        args.search.pdb = pdb.clone();
+        Ok(Service { args, heuristics: Mutex::new(HashMap::new()) })
+    }
+
+    /// The default heuristic for `goal`, built (or loaded, or for a database built on first
+    /// use) once.
+    pub(crate) fn heuristic(&self, goal: &Board) -> anyhow::Result<Arc<AnyHeuristic>> {
+        let key = (goal.size(), goal.cells().to_vec());
+        if let Some(h) = self.lock().get(&key) {
+            return Ok(Arc::clone(h));
+        }
+        // Built without the lock: a first-use build takes seconds, and other goals need not
+        // wait for it (two builds of one set take turns on the folder's lock file).
+        let h = Arc::new(choose(None, goal, &self.args.search.pdb)?);
+        let mut cache = self.lock();
+        if cache.len() >= CACHED_GOALS {
+            cache.clear();
+        }
+        Ok(Arc::clone(cache.entry(key).or_insert(h)))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(Size, Vec<u8>), Arc<AnyHeuristic>>> {
+        // A panic while holding the lock cannot leave the map half-updated: keep using it.
+        self.heuristics.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn settings(&self, budget: &Budget, share: f64) -> Settings {
+        let mut settings = Settings::from_args(&self.args);
+        let left = budget.deadline.saturating_duration_since(Instant::now());
+        settings.limits.timeout = Some(left.mul_f64(share).max(Duration::from_millis(1)));
+        settings.limits.max_nodes = budget.max_nodes.map(|n| (n as f64 * share) as u64);
+        settings.cancel = Some(Arc::clone(&budget.cancel));
+        settings
+    }
+
+    /// Solves `board` for `goal` within `budget`.
+    pub(crate) fn answer(
+        &self,
+        board: &Board,
+        goal: &Board,
+        budget: &Budget,
+    ) -> anyhow::Result<Answer> {
+        let mut settings = self.settings(budget, OPTIMAL_SHARE);
+        if let Err(why) = board.solvability(goal) {
+            let record = Record::new(board, goal, &Outcome::Unsolvable(why), &settings, &self.args);
+            return Ok(Answer { record, solution: None });
+        }
+        let heuristic = self.heuristic(goal)?;
+        let outcome = solve::attempt(board, goal, &heuristic, &settings);
+        if let Outcome::Failed(SearchError::LimitReached {
+            kind: LimitKind::Nodes | LimitKind::Time,
+            lower_bound,
+            stats,
+        }) = &outcome
+            && let Some((solution, algorithm)) =
+                self.near_optimal(board, goal, &heuristic, budget, stats.generated)
+        {
+            settings.algorithm = algorithm;
+            let mut record = Record::new(
+                board,
+                goal,
+                &Outcome::Solved(solution.clone()),
+                &settings,
+                &self.args,
+            );
+            record.heuristic = heuristic.name().to_string();
+            record.lower_bound = Some((*lower_bound).max(solution.initial_h));
+            record.nodes += stats.generated;
+            record.expanded += stats.expanded;
+            record.lookups += stats.lookups;
+            record.time_ms += stats.elapsed.as_secs_f64() * 1e3;
+            return Ok(Answer { record, solution: Some(solution) });
+        }
+        let mut record = Record::new(board, goal, &outcome, &settings, &self.args);
+        record.heuristic = heuristic.name().to_string();
+        let solution = match outcome {
+            Outcome::Solved(s) => Some(s),
+            _ => None,
+        };
+        Ok(Answer { record, solution })
+    }
+
+    /// The first near-optimal search that answers within what is left of `budget`.
+    fn near_optimal(
+        &self,
+        board: &Board,
+        goal: &Board,
+        heuristic: &AnyHeuristic,
+        budget: &Budget,
+        used_nodes: u64,
+    ) -> Option<(Solution, Algorithm)> {
+        let problem = Problem::new(board.clone(), goal.clone()).ok()?;
+        for w in NEAR_OPTIMAL {
+            if budget.cancel.load(Ordering::Relaxed) || Instant::now() >= budget.deadline {
+                return None;
+            }
+            let algorithm = Algorithm::Weighted(w);
+            let limits = Limits {
+                max_nodes: budget.max_nodes.map(|n| n.saturating_sub(used_nodes)),
+                deadline: Some(budget.deadline),
+                cancel: Some(Arc::clone(&budget.cancel)),
+                max_stored: Some(MAX_STORED),
+                threads: 1,
+                lanes: 1,
+            };
+            if let Ok(s) = heuristic.solve(&problem, algorithm, &limits) {
+                return Some((s, algorithm));
+            }
+        }
+        None
+    }
+
+    /// A random position as `GET /api/random` gives it.
+    fn random_position(&self, q: &RandomQuery) -> anyhow::Result<serde_json::Value> {
+        let size: Size = q.size.as_deref().unwrap_or("4x4").parse().context("bad --size")?;
+        let goal = input::goal(q.goal.as_deref().unwrap_or("blank-last"), size)?;
+        let seed = q.seed.unwrap_or_else(random::clock_seed);
+        let mut rng = SplitMix64::new(seed);
+        let board = match q.moves {
+            Some(m) if m > MAX_WALK => {
+                anyhow::bail!(exit::BadInput(format!(
+                    "bad moves: a random walk has at most {MAX_WALK} moves, not {m}"
+                )))
+            }
+            Some(m) => random::walk(&goal, m, &mut rng),
+            None => random::uniform(&goal, &mut rng)?,
+        };
+        Ok(serde_json::json!({
+            "board": random::line(&board),
+            "size": size.to_string(),
+            "goal": goal.to_line(),
+            "seed": seed,
+            "moves": q.moves,
+        }))
+    }
+}
+
+/// An error's reply: `422` for the user's mistakes (the exit codes of bad input and usage),
+/// `500` for the server's.
+fn error_reply(err: &anyhow::Error) -> Reply {
+    let body = error_body(&format!("{err:#}"));
+    match exit::code_for(err) {
+        exit::BAD_INPUT | exit::USAGE | exit::UNSOLVABLE => Reply::Unprocessable(body),
+        _ => Reply::Failed(body),
+    }
+}
+
+impl Backend for Service {
+    fn solve(&self, request: &SolveRequest, budget: &Budget) -> Reply {
+        let parsed = input::size(request.size.as_deref()).and_then(|size| {
+            let board = input::board(std::slice::from_ref(&request.board), size)?;
+            let goal = input::goal(request.goal.as_deref().unwrap_or("blank-last"), board.size())?;
+            Ok((board, goal))
+        });
+        let answer = parsed.and_then(|(board, goal)| self.answer(&board, &goal, budget));
+        match answer {
+            Ok(a) => match serde_json::to_value(&a.record) {
+                Ok(v) if a.record.status == "unsolvable" => Reply::Unprocessable(v),
+                Ok(v) => Reply::Ok(v),
+                Err(e) => Reply::Failed(error_body(&e.to_string())),
+            },
+            Err(e) => error_reply(&e),
+        }
+    }
+
+    fn random(&self, query: &RandomQuery) -> Reply {
+        match self.random_position(query) {
+            Ok(v) => Reply::Ok(v),
+            Err(e) => error_reply(&e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

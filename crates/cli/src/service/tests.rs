@@ -1,0 +1,141 @@
+//! The service without HTTP: replies, the near-optimal fallback and its lower bound, and
+//! cancellation. Boards here are 3x3 (linear conflict, no database); the 4x4 path through the
+//! databases is tested end to end in `tests/it/serve.rs`.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use fifteen_core::{Board, Dir, Notation, Size, replay};
+use fifteen_serve::{Backend, Budget, RandomQuery, Reply, SolveRequest};
+use serde_json::Value;
+
+use super::Service;
+use crate::args::PdbOpts;
+
+fn service() -> Service {
+    let opts = PdbOpts { no_pdb_build: true, ..PdbOpts::default() };
+    Service::new(1, &opts).expect("a service")
+}
+
+fn budget(secs: u64, max_nodes: Option<u64>) -> Budget {
+    Budget {
+        deadline: Instant::now() + Duration::from_secs(secs),
+        max_nodes,
+        cancel: Arc::new(AtomicBool::new(false)),
+    }
+}
+
+fn request(board: &str) -> SolveRequest {
+    SolveRequest { board: board.into(), goal: None, size: None }
+}
+
+fn ok(reply: Reply) -> Value {
+    match reply {
+        Reply::Ok(v) => v,
+        other => panic!("expected an answer, got {other:?}"),
+    }
+}
+
+fn refused(reply: Reply) -> Value {
+    match reply {
+        Reply::Unprocessable(v) => v,
+        other => panic!("expected 422, got {other:?}"),
+    }
+}
+
+/// Asserts that the record's moves take its board to its goal in `length` moves.
+fn assert_replays(v: &Value) {
+    let size: Size = v["size"].as_str().and_then(|s| s.parse().ok()).expect("size");
+    let start = Board::parse(v["board"].as_str().expect("board"), Some(size)).expect("board");
+    let goal = Board::parse(v["goal"].as_str().expect("goal"), Some(size)).expect("goal");
+    let moves: Vec<Dir> = v["moves"]
+        .as_str()
+        .expect("moves")
+        .chars()
+        .map(|c| Dir::from_letter(c, Notation::Tile).expect("a letter"))
+        .collect();
+    assert_eq!(Some(moves.len() as u64), v["length"].as_u64());
+    assert_eq!(replay(&start, &moves).map(|r| r.0), Some(goal), "{v}");
+}
+
+/// The hardest 3x3 positions need 31 moves (Reinefeld 1993; the depth counts in
+/// `../shared/instances` end at 31).
+const HARDEST: &str = "8 6 7 2 5 4 3 0 1";
+
+#[test]
+fn answers_optimally_within_the_budget() {
+    let v = ok(service().solve(&request(HARDEST), &budget(30, None)));
+    assert_eq!((v["status"].as_str(), v["length"].as_u64(), v["optimal"].as_bool()), (Some("solved"), Some(31), Some(true)));
+    assert_eq!(v["heuristic"], "linear-conflict");
+    assert_eq!(v["algorithm"], "ida");
+    assert!(v.get("lower_bound").is_none(), "{v}");
+    assert_replays(&v);
+}
+
+#[test]
+fn runs_near_optimal_with_a_lower_bound_when_the_optimal_search_runs_out() {
+    // Enough nodes for weighted A*, not for IDA*'s share.
+    let v = ok(service().solve(&request(HARDEST), &budget(30, Some(3_000))));
+    assert_eq!(v["status"], "solved", "{v}");
+    assert_eq!(v["optimal"], false);
+    assert!(v["algorithm"].as_str().is_some_and(|a| a.starts_with("weighted(")), "{v}");
+    let length = v["length"].as_u64().expect("length");
+    let bound = v["lower_bound"].as_u64().expect("a lower bound");
+    assert!(bound <= 31 && 31 <= length, "{bound} <= 31 <= {length}");
+    assert!(v["nodes"].as_u64().is_some_and(|n| n <= 3_000), "{v}");
+    assert_replays(&v);
+}
+
+#[test]
+fn a_cancelled_search_gives_up_with_its_lower_bound() {
+    let b = budget(30, None);
+    b.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+    let v = ok(service().solve(&request(HARDEST), &b));
+    assert_eq!(v["status"], "limit", "{v}");
+    assert!(v["error"].as_str().is_some_and(|e| e.starts_with("cancelled")), "{v}");
+    assert!(v["lower_bound"].as_u64().is_some_and(|b| b <= 31));
+}
+
+#[test]
+fn refuses_bad_input_with_the_command_line_message() {
+    let s = service();
+    let v = refused(s.solve(&request("1 2 x 4 5 6 7 8 0"), &budget(5, None)));
+    assert_eq!(v["error"], r#"bad board "1 2 x 4 5 6 7 8 0": token 3 ("x") is not a tile number"#);
+    let v = refused(s.solve(
+        &SolveRequest { board: "1 2 3 4 5 6 7 8 0".into(), goal: Some("sideways".into()), size: None },
+        &budget(5, None),
+    ));
+    assert!(v["error"].as_str().is_some_and(|e| e.starts_with("bad goal \"sideways\"")), "{v}");
+    let v = refused(s.solve(
+        &SolveRequest { board: "1 2 3".into(), goal: None, size: Some("9x9".into()) },
+        &budget(5, None),
+    ));
+    assert!(v["error"].as_str().is_some_and(|e| e.starts_with("bad --size")), "{v}");
+    // Unsolvable: the record, as `--json` prints it.
+    let v = refused(s.solve(&request("2 1 3 4 5 6 7 8 0"), &budget(5, None)));
+    assert_eq!(v["status"], "unsolvable");
+    assert!(v["error"].as_str().is_some_and(|e| e.starts_with("no solution: ")), "{v}");
+}
+
+#[test]
+fn random_positions_repeat_by_seed_and_refuse_bad_queries() {
+    let s = service();
+    let q = RandomQuery { size: Some("3x4".into()), seed: Some(9), goal: None, moves: None };
+    let a = ok(s.random(&q));
+    assert_eq!(a, ok(s.random(&q)));
+    assert_eq!((a["size"].as_str(), a["seed"].as_u64()), (Some("3x4"), Some(9)));
+    let b = Board::parse(a["board"].as_str().expect("board"), None).expect("rows parse back");
+    assert_eq!(b.size(), Size::new(3, 4).expect("size"));
+    assert!(b.solvability(&Board::blank_last(b.size())).is_ok());
+    let walk = ok(s.random(&RandomQuery { moves: Some(0), ..q.clone() }));
+    assert_eq!(walk["board"], "1 2 3 / 4 5 6 / 7 8 9 / 10 11 0");
+    for bad in [
+        RandomQuery { size: Some("1x9".into()), ..q.clone() },
+        RandomQuery { goal: Some("x".into()), ..q.clone() },
+        RandomQuery { moves: Some(u32::MAX), ..q.clone() },
+    ] {
+        let v = refused(s.random(&bad));
+        assert!(v["error"].as_str().is_some_and(|e| e.starts_with("bad ")), "{v}");
+    }
+}
