@@ -1,6 +1,7 @@
 //! End-to-end tests of the `fifteen` binary: each module runs the real binary for one command.
 
 mod batch;
+mod browser;
 mod check;
 mod compare;
 mod faults;
@@ -8,6 +9,7 @@ mod limits;
 mod pdb;
 mod random;
 mod release;
+mod serve;
 mod solve;
 mod support;
 mod verify;

@@ -1,5 +1,5 @@
 //! `cargo xtask`: project chores. `gen-pdb` builds the pattern databases into `data/`; `bench`
-//! prints the benchmark figures.
+//! prints the benchmark figures; `load` load-tests `fifteen serve`.
 //!
 //! The project root is the parent of this crate's folder, and cargo is launched via `$CARGO`, so
 //! the chores run with the toolchain that runs `cargo xtask`.
@@ -7,6 +7,7 @@
 
 mod bench;
 mod dist;
+mod load;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -24,7 +25,10 @@ tasks:
       4x4-7-8 and 4x4-6-6-3; default folder: <root>/data)
   bench [--build] [--pdb-dir DIR] [--quick] [--hard]
       build times and memory (--build), Korf's 100 with 1 and 2 threads and each
-      load mode, the hardest positions (--hard)";
+      load mode, the hardest positions (--hard)
+  load [--requests N] [--clients N] [-- SERVE-ARGS...]
+      load test of `fifteen serve` on loopback (default 3000 requests, 16 clients):
+      latency percentiles, statuses and unexpected answers per kind, server memory";
 
 fn main() -> ExitCode {
     match run() {
@@ -42,6 +46,7 @@ fn run() -> anyhow::Result<()> {
         Some("gen-pdb") => gen_pdb(&args[1..]),
         Some("bench") => bench::run(&project_root(), &args[1..]),
         Some("dist") => dist::run(&project_root(), &args[1..]),
+        Some("load") => load::run(&project_root(), &args[1..]),
         Some("help" | "--help" | "-h") | None => {
             eprintln!("{USAGE}");
             Ok(())

@@ -84,8 +84,8 @@ pub(crate) fn run(args: &PlayArgs) -> anyhow::Result<u8> {
         fifteen_tui::write_advice(&mut out.lock(), &board, &advice)?;
         return Ok(exit::OK);
     }
-    let (moves, solved) =
-        fifteen_tui::play(board, goal, Arc::new(hints), Look::from_env()).context("the terminal")?;
+    let (moves, solved) = fifteen_tui::play(board, goal, Arc::new(hints), Look::from_env())
+        .context("the terminal")?;
     if solved {
         writeln!(out, "solved in {moves} moves")?;
     } else {

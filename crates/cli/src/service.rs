@@ -130,13 +130,8 @@ impl Service {
                 self.near_optimal(board, goal, &heuristic, budget, stats.generated)
         {
             settings.algorithm = algorithm;
-            let mut record = Record::new(
-                board,
-                goal,
-                &Outcome::Solved(solution.clone()),
-                &settings,
-                &self.args,
-            );
+            let mut record =
+                Record::new(board, goal, &Outcome::Solved(solution.clone()), &settings, &self.args);
             record.heuristic = heuristic.name().to_string();
             record.lower_bound = Some((*lower_bound).max(solution.initial_h));
             record.nodes += stats.generated;

@@ -30,12 +30,8 @@ pub(crate) fn pictures(
         return Ok(());
     }
     let summary = summary(solution, algorithm);
-    let picture = fifteen_picture::Solution {
-        start: board,
-        goal,
-        moves: &solution.moves,
-        summary: &summary,
-    };
+    let picture =
+        fifteen_picture::Solution { start: board, goal, moves: &solution.moves, summary: &summary };
     if let Some(path) = &args.svg {
         write_whole(path, strip_svg(&picture)?.as_bytes())?;
     }
@@ -80,12 +76,10 @@ pub(crate) fn play(
 
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
 fn write_whole(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let name = path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let name =
+        path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
+    let tmp =
+        path.with_file_name(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
     let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);

@@ -200,7 +200,7 @@ function showStep() {
   $('forward').disabled = !has || state.step === n;
   $('last').disabled = !has || state.step === n;
   $('play').disabled = !has || (state.step === n && !state.timer);
-  $('play').textContent = state.timer ? '⏸ pause' : '▶ play';
+  $('play').textContent = state.timer ? '‖ pause' : '▶ play';
   showMoves();
 }
 
@@ -267,9 +267,19 @@ async function setFromText() {
     say('');
     return;
   }
-  // Let the server say what is wrong, exactly as the command line would.
+  // Let the server say what is wrong, exactly as the command line would (or read a form the
+  // page does not know, and solve it).
   const answer = await solveRequest({ board: text, goal: goalParam() });
-  if (answer) report(answer, null);
+  if (!answer) return;
+  const rec = answer.record;
+  const shown = rec.board && rec.size ? parseBoard(rec.board, ...rec.size.split('x').map(Number)) : null;
+  if (shown) {
+    setPosition(shown.cells, shown.w, shown.h);
+    report(answer, shown.cells);
+    if (rec.status === 'solved') state.hint = { boards: state.solution.boards, record: rec };
+  } else {
+    report(answer, null);
+  }
 }
 
 async function scramble() {

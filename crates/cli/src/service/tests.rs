@@ -66,7 +66,10 @@ const HARDEST: &str = "8 6 7 2 5 4 3 0 1";
 #[test]
 fn answers_optimally_within_the_budget() {
     let v = ok(service().solve(&request(HARDEST), &budget(30, None)));
-    assert_eq!((v["status"].as_str(), v["length"].as_u64(), v["optimal"].as_bool()), (Some("solved"), Some(31), Some(true)));
+    assert_eq!(
+        (v["status"].as_str(), v["length"].as_u64(), v["optimal"].as_bool()),
+        (Some("solved"), Some(31), Some(true))
+    );
     assert_eq!(v["heuristic"], "linear-conflict");
     assert_eq!(v["algorithm"], "ida");
     assert!(v.get("lower_bound").is_none(), "{v}");
@@ -103,7 +106,11 @@ fn refuses_bad_input_with_the_command_line_message() {
     let v = refused(s.solve(&request("1 2 x 4 5 6 7 8 0"), &budget(5, None)));
     assert_eq!(v["error"], r#"bad board "1 2 x 4 5 6 7 8 0": token 3 ("x") is not a tile number"#);
     let v = refused(s.solve(
-        &SolveRequest { board: "1 2 3 4 5 6 7 8 0".into(), goal: Some("sideways".into()), size: None },
+        &SolveRequest {
+            board: "1 2 3 4 5 6 7 8 0".into(),
+            goal: Some("sideways".into()),
+            size: None,
+        },
         &budget(5, None),
     ));
     assert!(v["error"].as_str().is_some_and(|e| e.starts_with("bad goal \"sideways\"")), "{v}");
