@@ -10,6 +10,7 @@ mod pdb;
 mod random;
 mod release;
 mod serve;
+mod show;
 mod solve;
 mod support;
 mod verify;

@@ -63,7 +63,7 @@ fn request(i: usize, korf: &[String], rng: &mut Rng) -> (usize, String) {
         |board: &str, goal: &str| serde_json::json!({ "board": board, "goal": goal }).to_string();
     match i % 20 {
         0..=6 => {
-            let size = if i % 2 == 0 { Size::S3X3 } else { Size::S4X4 };
+            let size = if i.is_multiple_of(2) { Size::S3X3 } else { Size::S4X4 };
             (0, json(&scramble(size, 20 + (rng.next() % 30) as usize, rng), "blank-last"))
         }
         7..=9 => (1, json(&korf[(rng.next() % korf.len() as u64) as usize], "blank-first")),
@@ -252,12 +252,11 @@ fn client(c: usize, count: usize, url: &str, korf: &[String]) -> Vec<Sample> {
             .and_then(|mut r| r.body_mut().read_to_string().map(|_| r.status().as_u16()));
         let ms = t.elapsed().as_secs_f64() * 1e3;
         let status = result.ok();
-        let unexpected = match (kind, status) {
-            (3, None) => false,
-            (4, Some(400 | 413 | 422)) => false,
-            (0..=3, Some(200 | 503)) => false,
-            _ => true,
-        };
+        let expected = matches!(
+            (kind, status),
+            (3, None) | (4, Some(400 | 413 | 422)) | (0..=3, Some(200 | 503))
+        );
+        let unexpected = !expected;
         out.push(Sample { kind, ms, status, unexpected });
     }
     out

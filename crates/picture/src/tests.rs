@@ -97,8 +97,15 @@ fn an_illegal_move_is_refused() {
     assert!(matches!(write_gif(&s, Vec::new()), Err(PictureError::IllegalMove(1))));
 }
 
+/// A decoded GIF: its width, each full frame (palette indices) with its delay, and the palette.
+struct Decoded {
+    width: usize,
+    frames: Vec<(Vec<u8>, u16)>,
+    palette: Vec<u8>,
+}
+
 /// Decodes a GIF into full frames of palette indices, with each frame's delay.
-fn decode(bytes: &[u8]) -> (usize, usize, Vec<(Vec<u8>, u16)>, Vec<u8>) {
+fn decode(bytes: &[u8]) -> Decoded {
     let mut options = gif::DecodeOptions::new();
     options.set_color_output(gif::ColorOutput::Indexed);
     let mut decoder = options.read_info(bytes).expect("a GIF");
@@ -115,7 +122,7 @@ fn decode(bytes: &[u8]) -> (usize, usize, Vec<(Vec<u8>, u16)>, Vec<u8>) {
         }
         frames.push((canvas.clone(), f.delay));
     }
-    (w, h, frames, palette)
+    Decoded { width: w, frames, palette }
 }
 
 /// The color of the pixel a few pixels inside `cell`'s tile (clear of the number).
@@ -133,7 +140,7 @@ fn the_gif_slides_each_tile_and_ends_on_the_goal() {
         Solution { start: &start, goal: &goal, moves: &moves, summary: "2 moves, proven optimal" };
     let mut bytes = Vec::new();
     write_gif(&s, &mut bytes).expect("gif");
-    let (w, _h, frames, palette) = decode(&bytes);
+    let Decoded { width: w, frames, palette } = decode(&bytes);
     // The start, then 3 in-between frames and the landing of each move.
     assert_eq!(frames.len(), 1 + 2 * 4);
     assert_eq!(frames[0].1, 100);
