@@ -5,7 +5,9 @@
 //! 100, goal blank-first; 5x5 scrambles, which take the near-optimal path), requests whose client
 //! gives up after 100 ms, and bad ones (malformed JSON, bad boards, unsolvable, too large),
 //! then prints the latency percentiles and statuses per kind, the unexpected answers (wanted:
-//! none), the server's memory before and after, and its searches left running.
+//! none), the server's memory before and after each round, and its searches left running.
+//! Clients do not wait for `Retry-After`: the load is kept above what the workers can serve, so
+//! that the queue fills and `503` is part of the test.
 //! Expected answers: `200` (or `503` when busy) for positions, `400`, `413` or `422` for bad
 //! requests; anything else, or a failed connection of a patient client, is unexpected.
 
@@ -23,6 +25,7 @@ const KINDS: [&str; 5] = ["easy", "hard", "big", "impatient", "bad"];
 struct Options {
     requests: usize,
     clients: usize,
+    rounds: usize,
     server_args: Vec<String>,
 }
 
@@ -80,13 +83,14 @@ fn request(i: usize, korf: &[String], rng: &mut Rng) -> (usize, String) {
 }
 
 fn parse(args: &[String]) -> anyhow::Result<Options> {
-    let mut opts = Options { requests: 3000, clients: 16, server_args: Vec::new() };
+    let mut opts = Options { requests: 3000, clients: 16, rounds: 2, server_args: Vec::new() };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().with_context(|| format!("{name} needs a value"));
         match arg.as_str() {
             "--requests" => opts.requests = value("--requests")?.parse()?,
             "--clients" => opts.clients = value("--clients")?.parse()?,
+            "--rounds" => opts.rounds = value("--rounds")?.parse()?,
             "--" => {
                 opts.server_args = it.cloned().collect();
                 break;
@@ -157,24 +161,30 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
     let pid = server.id();
     let before = memory(pid);
     println!("server {url} (pid {pid}), args {:?}", opts.server_args);
-    println!("{} requests from {} clients", opts.requests, opts.clients);
+    println!("{} rounds of {} requests from {} clients", opts.rounds, opts.requests, opts.clients);
     let korf = Arc::new(korf);
-    let started = Instant::now();
     let per_client = opts.requests.div_ceil(opts.clients);
-    let threads: Vec<_> = (0..opts.clients)
-        .map(|c| {
-            let (korf, url) = (Arc::clone(&korf), url.clone());
-            std::thread::spawn(move || client(c, per_client, &url, &korf))
-        })
-        .collect();
     let mut samples: Vec<Sample> = Vec::new();
-    for t in threads {
-        samples.extend(t.join().map_err(|_| anyhow::anyhow!("a client panicked"))?);
+    let mut wall = Duration::ZERO;
+    let mut rounds = Vec::new();
+    // Each round sends the same requests: memory that grows from round to round would be a
+    // leak, memory kept after the first is the allocator's.
+    for _ in 0..opts.rounds {
+        let started = Instant::now();
+        let threads: Vec<_> = (0..opts.clients)
+            .map(|c| {
+                let (korf, url) = (Arc::clone(&korf), url.clone());
+                std::thread::spawn(move || client(c, per_client, &url, &korf))
+            })
+            .collect();
+        for t in threads {
+            samples.extend(t.join().map_err(|_| anyhow::anyhow!("a client panicked"))?);
+        }
+        wall += started.elapsed();
+        let at_end = memory(pid);
+        std::thread::sleep(Duration::from_secs(2));
+        rounds.push((at_end, memory(pid)));
     }
-    let wall = started.elapsed();
-    let during = memory(pid);
-    std::thread::sleep(Duration::from_secs(2));
-    let after = memory(pid);
     let health: serde_json::Value = ureq::get(format!("{url}/api/health"))
         .call()
         .ok()
@@ -217,10 +227,16 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
         all.last().copied().unwrap_or(f64::NAN),
         all.len() as f64 / wall.as_secs_f64()
     );
-    println!(
-        "\nserver memory (RSS): {:.1} MiB before, {:.1} MiB at the end, {:.1} MiB 2 s later (peak {:.1} MiB)",
-        before.0, during.0, after.0, after.1
-    );
+    println!("\nserver memory (RSS, MiB): {:.1} before the load", before.0);
+    for (i, (end, idle)) in rounds.iter().enumerate() {
+        println!(
+            "  round {}: {:.1} at its end, {:.1} 2 s later (peak so far {:.1})",
+            i + 1,
+            end.0,
+            idle.0,
+            idle.1
+        );
+    }
     println!("after the load: {health}");
     if unexpected > 0 {
         bail!("{unexpected} unexpected answers");

@@ -26,9 +26,10 @@ tasks:
   bench [--build] [--pdb-dir DIR] [--quick] [--hard]
       build times and memory (--build), Korf's 100 with 1 and 2 threads and each
       load mode, the hardest positions (--hard)
-  load [--requests N] [--clients N] [-- SERVE-ARGS...]
-      load test of `fifteen serve` on loopback (default 3000 requests, 16 clients):
-      latency percentiles, statuses and unexpected answers per kind, server memory";
+  load [--requests N] [--clients N] [--rounds N] [-- SERVE-ARGS...]
+      load test of `fifteen serve` on loopback (default 2 rounds of 3000 requests from
+      16 clients): latency percentiles, statuses and unexpected answers per kind, server
+      memory after each round";
 
 fn main() -> ExitCode {
     match run() {

@@ -238,14 +238,32 @@ fn error_reply(err: &anyhow::Error) -> Reply {
     }
 }
 
+/// The board and goal of a request, read as `fifteen solve` reads them.
+fn parse(request: &SolveRequest) -> anyhow::Result<(Board, Board)> {
+    let size = input::size(request.size.as_deref())?;
+    let board = input::board(std::slice::from_ref(&request.board), size)?;
+    let goal = input::goal(request.goal.as_deref().unwrap_or("blank-last"), board.size())?;
+    Ok((board, goal))
+}
+
 impl Backend for Service {
+    /// Refuses what does not parse, and answers an unsolvable position (no search needed).
+    fn check(&self, request: &SolveRequest) -> Result<(), Reply> {
+        let (board, goal) = parse(request).map_err(|e| error_reply(&e))?;
+        if let Err(why) = board.solvability(&goal) {
+            let settings = Settings::from_args(&self.args);
+            let record =
+                Record::new(&board, &goal, &Outcome::Unsolvable(why), &settings, &self.args);
+            return Err(match serde_json::to_value(&record) {
+                Ok(v) => Reply::Unprocessable(v),
+                Err(e) => Reply::Failed(error_body(&e.to_string())),
+            });
+        }
+        Ok(())
+    }
+
     fn solve(&self, request: &SolveRequest, budget: &Budget) -> Reply {
-        let parsed = input::size(request.size.as_deref()).and_then(|size| {
-            let board = input::board(std::slice::from_ref(&request.board), size)?;
-            let goal = input::goal(request.goal.as_deref().unwrap_or("blank-last"), board.size())?;
-            Ok((board, goal))
-        });
-        let answer = parsed.and_then(|(board, goal)| self.answer(&board, &goal, budget));
+        let answer = parse(request).and_then(|(board, goal)| self.answer(&board, &goal, budget));
         match answer {
             Ok(a) => match serde_json::to_value(&a.record) {
                 Ok(v) if a.record.status == "unsolvable" => Reply::Unprocessable(v),

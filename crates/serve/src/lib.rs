@@ -11,7 +11,8 @@
 //!
 //! What keeps the server alive under its users:
 //! - a request body over [`Config::max_body`] is refused with `413` before it is read whole;
-//!   JSON that does not parse, or has an unknown field, with `400`;
+//!   JSON that does not parse, or has an unknown field, with `400`; a request the backend's
+//!   quick [`Backend::check`] refuses, with its reply, before it takes a place in the queue;
 //! - at most [`Config::workers`] searches run at once, each on a blocking thread; up to
 //!   [`Config::queue`] more wait for a worker; a request beyond that, or one that waited longer
 //!   than [`Config::timeout`], gets `503` with `Retry-After`;
@@ -98,6 +99,12 @@ pub enum Reply {
 /// Solves and scrambles for the server. Methods run on blocking threads and may take as long
 /// as the budget allows.
 pub trait Backend: Send + Sync + 'static {
+    /// A quick check of `request` before it takes a place in the queue (microseconds, run on
+    /// the server's own threads): the reply for a request that cannot be answered, so that bad
+    /// requests are refused even when the server is busy.
+    fn check(&self, _request: &SolveRequest) -> Result<(), Reply> {
+        Ok(())
+    }
     /// Answers `request` within `budget`.
     fn solve(&self, request: &SolveRequest, budget: &Budget) -> Reply;
     /// A random position.

@@ -345,6 +345,9 @@ async fn solve(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesRejec
         Ok(r) => r,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, &format!("bad request: {e}")),
     };
+    if let Err(reply) = shared.backend.check(&request) {
+        return reply_response(reply);
+    }
     // A place in the queue, or 503 at once.
     let Ok(admitted) = Arc::clone(&shared.admission).try_acquire_owned() else {
         return busy(&shared, "queue full");

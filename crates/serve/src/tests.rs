@@ -22,6 +22,13 @@ struct Fake {
 }
 
 impl Backend for Fake {
+    fn check(&self, request: &SolveRequest) -> Result<(), Reply> {
+        match request.board.as_str() {
+            "refused early" => Err(Reply::Unprocessable(error_body("refused early"))),
+            _ => Ok(()),
+        }
+    }
+
     fn solve(&self, request: &SolveRequest, budget: &Budget) -> Reply {
         let live = self.live.fetch_add(1, Ordering::SeqCst) + 1;
         self.max_live.fetch_max(live, Ordering::SeqCst);
@@ -244,6 +251,9 @@ fn a_full_queue_answers_503_with_retry_after() {
     let (status, retry, body) = post(addr, r#"{"board": "easy"}"#);
     assert_eq!((status, retry.as_deref()), (503, Some("1")), "{body}");
     assert!(body["error"].as_str().is_some_and(|e| e.contains("queue full")), "{body}");
+    // What the quick check refuses is refused even now.
+    let (status, _, body) = post(addr, r#"{"board": "refused early"}"#);
+    assert_eq!((status, body), (422, error_body("refused early")));
     let answers: Vec<_> = hard.into_iter().map(|t| t.join().expect("client")).collect();
     // The first ran out of time; the second got the worker then, or waited longer than the
     // timeout for it (both take the timeout, so either may come first).

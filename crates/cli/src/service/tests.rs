@@ -123,6 +123,17 @@ fn refuses_bad_input_with_the_command_line_message() {
     let v = refused(s.solve(&request("2 1 3 4 5 6 7 8 0"), &budget(5, None)));
     assert_eq!(v["status"], "unsolvable");
     assert!(v["error"].as_str().is_some_and(|e| e.starts_with("no solution: ")), "{v}");
+    // The quick check before the queue refuses both the same way.
+    let early =
+        s.check(&request("2 1 3 4 5 6 7 8 0")).map(|()| Value::Null).unwrap_or_else(refused);
+    assert_eq!(early, v);
+    let early =
+        s.check(&request("1 2 x 4 5 6 7 8 0")).map(|()| Value::Null).unwrap_or_else(refused);
+    assert_eq!(
+        early["error"],
+        r#"bad board "1 2 x 4 5 6 7 8 0": token 3 ("x") is not a tile number"#
+    );
+    assert!(s.check(&request(HARDEST)).is_ok());
 }
 
 #[test]
