@@ -58,20 +58,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
             other => bail!("bench: unknown argument {other:?}\n\n{USAGE}"),
         }
     }
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let status = Command::new(&cargo)
-        .current_dir(root)
-        .args(["build", "--release", "-p", "fifteen-cli", "-p", "pdb-gen"])
-        .status()
-        .context("cannot run cargo")?;
-    if !status.success() {
-        bail!("the release build failed");
-    }
-    // Where cargo just built them: `CARGO_TARGET_DIR` if set (relative to the root), else
-    // `target/`.
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |d| root.join(d));
-    let bin = target.join("release");
+    let bin = crate::release_build(root, &["fifteen-cli", "pdb-gen"])?;
     machine();
     if opts.build {
         builds(&bin.join("pdb-gen"))?;

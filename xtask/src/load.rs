@@ -114,6 +114,17 @@ fn memory(pid: u32) -> (f64, f64) {
     (field("VmRSS:"), field("VmHWM:"))
 }
 
+/// One line of the table: latencies (sorted), then `what` and the unexpected count.
+fn row(name: &str, sorted: &[f64], what: &str, unexpected: usize) {
+    println!(
+        "| {name} | {} | {:.1} | {:.1} | {:.1} | {what} | {unexpected} |",
+        sorted.len(),
+        percentile(sorted, 0.5),
+        percentile(sorted, 0.99),
+        sorted.last().copied().unwrap_or(f64::NAN),
+    );
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -123,17 +134,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
     let opts = parse(args)?;
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let status = Command::new(&cargo)
-        .current_dir(root)
-        .args(["build", "--release", "-p", "fifteen-cli"])
-        .status()
-        .context("cannot run cargo")?;
-    if !status.success() {
-        bail!("the release build failed");
-    }
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |d| root.join(d));
+    let bin = crate::release_build(root, &["fifteen-cli"])?;
     let korf_text = std::fs::read_to_string(root.join("../shared/instances/korf100.txt"))
         .context("../shared/instances/korf100.txt")?;
     let korf: Vec<String> = korf_text
@@ -141,7 +142,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.split_whitespace().skip(2).collect::<Vec<_>>().join(" "))
         .collect();
-    let mut server = Command::new(target.join("release/fifteen"))
+    let mut server = Command::new(bin.join("fifteen"))
         .args(["serve", "--addr", "127.0.0.1:0"])
         .args(&opts.server_args)
         .stdout(Stdio::piped())
@@ -208,25 +209,12 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
         }
         let statuses: Vec<String> = statuses.iter().map(|(s, n)| format!("{s}: {n}")).collect();
         let unexpected = samples.iter().filter(|s| s.kind == k && s.unexpected).count();
-        println!(
-            "| {name} | {} | {:.1} | {:.1} | {:.1} | {} | {unexpected} |",
-            ms.len(),
-            percentile(&ms, 0.5),
-            percentile(&ms, 0.99),
-            ms.last().copied().unwrap_or(f64::NAN),
-            statuses.join(", ")
-        );
+        row(name, &ms, &statuses.join(", "), unexpected);
     }
     all.sort_by(f64::total_cmp);
     let unexpected = samples.iter().filter(|s| s.unexpected).count();
-    println!(
-        "| all | {} | {:.1} | {:.1} | {:.1} | {:.0} requests/s | {unexpected} |",
-        all.len(),
-        percentile(&all, 0.5),
-        percentile(&all, 0.99),
-        all.last().copied().unwrap_or(f64::NAN),
-        all.len() as f64 / wall.as_secs_f64()
-    );
+    let rate = format!("{:.0} requests/s", all.len() as f64 / wall.as_secs_f64());
+    row("all", &all, &rate, unexpected);
     println!("\nserver memory (RSS, MiB): {:.1} before the load", before.0);
     for (i, (end, idle)) in rounds.iter().enumerate() {
         println!(

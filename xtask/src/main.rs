@@ -56,6 +56,23 @@ fn run() -> anyhow::Result<()> {
     }
 }
 
+/// Builds `packages` in release and returns the folder of their binaries: `CARGO_TARGET_DIR`
+/// (relative to the root) if set, else `target/`, then `release/`.
+pub(crate) fn release_build(root: &Path, packages: &[&str]) -> anyhow::Result<PathBuf> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(&cargo);
+    command.current_dir(root).args(["build", "--release"]);
+    for p in packages {
+        command.args(["-p", p]);
+    }
+    if !command.status().context("cannot run cargo")?.success() {
+        bail!("the release build failed");
+    }
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |d| root.join(d));
+    Ok(target.join("release"))
+}
+
 /// The workspace root: the parent of `xtask/`.
 fn project_root() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -37,16 +37,18 @@ fn rgb(c: [u8; 3]) -> Rgb888 {
     Rgb888::new(c[0], c[1], c[2])
 }
 
-/// Pixels as indices into [`PALETTE`].
+/// Pixels as indices into [`PALETTE`]. With `scale` 2, each pixel drawn is a 2x2 block (large
+/// numbers from the bitmap font) and the canvas looks half as wide and tall.
 struct Canvas {
     width: u32,
     height: u32,
+    scale: u32,
     pixels: Vec<u8>,
 }
 
 impl OriginDimensions for Canvas {
     fn size(&self) -> Size {
-        Size::new(self.width, self.height)
+        Size::new(self.width / self.scale, self.height / self.scale)
     }
 }
 
@@ -59,41 +61,17 @@ impl DrawTarget for Canvas {
         pixels: I,
     ) -> Result<(), Infallible> {
         for Pixel(p, c) in pixels {
-            if let (Ok(x), Ok(y)) = (u32::try_from(p.x), u32::try_from(p.y))
-                && x < self.width
-                && y < self.height
-            {
-                let index = PALETTE.iter().position(|q| *q == [c.r(), c.g(), c.b()]).unwrap_or(0);
-                self.pixels[(y * self.width + x) as usize] = index as u8;
+            let index = PALETTE.iter().position(|q| *q == [c.r(), c.g(), c.b()]).unwrap_or(0) as u8;
+            let (Ok(x0), Ok(y0)) = (u32::try_from(p.x), u32::try_from(p.y)) else { continue };
+            for y in y0 * self.scale..(y0 + 1) * self.scale {
+                for x in x0 * self.scale..(x0 + 1) * self.scale {
+                    if x < self.width && y < self.height {
+                        self.pixels[(y * self.width + x) as usize] = index;
+                    }
+                }
             }
         }
         Ok(())
-    }
-}
-
-/// The canvas at half resolution: each pixel drawn is a 2x2 block (large numbers from the
-/// bitmap font).
-struct Doubled<'a>(&'a mut Canvas);
-
-impl OriginDimensions for Doubled<'_> {
-    fn size(&self) -> Size {
-        Size::new(self.0.width / 2, self.0.height / 2)
-    }
-}
-
-impl DrawTarget for Doubled<'_> {
-    type Color = Rgb888;
-    type Error = Infallible;
-
-    fn draw_iter<I: IntoIterator<Item = Pixel<Rgb888>>>(
-        &mut self,
-        pixels: I,
-    ) -> Result<(), Infallible> {
-        self.0.draw_iter(pixels.into_iter().flat_map(|Pixel(p, c)| {
-            let q = p * 2;
-            [q, q + Point::new(1, 0), q + Point::new(0, 1), q + Point::new(1, 1)]
-                .map(|q| Pixel(q, c))
-        }))
     }
 }
 
@@ -132,8 +110,9 @@ impl Painter<'_> {
         let centred =
             TextStyleBuilder::new().alignment(Alignment::Center).baseline(Baseline::Middle).build();
         let centre = Point::new(x + CELL as i32 / 2, y + CELL as i32 / 2);
-        let _ =
-            Text::with_text_style(&label, centre / 2, style, centred).draw(&mut Doubled(canvas));
+        canvas.scale = 2;
+        let _ = Text::with_text_style(&label, centre / 2, style, centred).draw(canvas);
+        canvas.scale = 1;
     }
 
     fn paint(&self, canvas: &mut Canvas, board: &Board, moving: Option<&Moving>, status: &str) {
@@ -235,7 +214,7 @@ pub fn write_gif(solution: &Solution<'_>, out: impl Write) -> Result<(), Picture
     encoder.set_repeat(Repeat::Infinite)?;
     let mut writer = Writer { encoder, previous: None, width };
     let painter = Painter { goal: solution.goal, summary, width: size.width() };
-    let mut canvas = Canvas { width, height, pixels: vec![0; (width * height) as usize] };
+    let mut canvas = Canvas { width, height, scale: 1, pixels: vec![0; (width * height) as usize] };
     let between = match n {
         0..=60 => 3,
         61..=150 => 1,

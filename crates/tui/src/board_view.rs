@@ -4,12 +4,35 @@
 use std::time::{Duration, Instant};
 
 use fifteen_core::{Board, Size};
+use ratatui::Frame;
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::widgets::{Block, BorderType, Widget};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Paragraph, Widget};
 
 use crate::Look;
+
+/// The screen of both screens: a title line (`name` in bold, then `rest`), the board's area,
+/// two lines of status and a line of key help, which is drawn here. Returns the board's area and
+/// the two status lines.
+pub(crate) fn screen(frame: &mut Frame<'_>, name: &str, rest: String, help: &str) -> [Rect; 3] {
+    let [title, board, first, second, keys] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(3),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(frame.area());
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![Span::styled(format!("{name} "), bold), Span::raw(rest)])),
+        title,
+    );
+    frame.render_widget(Paragraph::new(help).style(Style::new().add_modifier(Modifier::DIM)), keys);
+    [board, first, second]
+}
 
 /// Where the tiles go in an area: the top-left corner of cell 0 and each cell's size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,12 +19,10 @@ use ratatui::Frame;
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
-use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Modifier, Style};
-use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::board_view::{BoardView, Geometry, Slide};
+use crate::board_view::{BoardView, Geometry, Slide, screen};
 use crate::term::{self, Flow, Screen};
 use crate::{Advice, Advisor, Look};
 
@@ -316,22 +314,13 @@ impl Game {
     }
 
     pub(crate) fn render(&mut self, frame: &mut Frame<'_>, now: Instant) {
-        let [title, board, status, message, help] = Layout::vertical([
-            Constraint::Length(1),
-            Constraint::Min(3),
-            Constraint::Length(1),
-            Constraint::Length(1),
-            Constraint::Length(1),
-        ])
-        .areas(frame.area());
-        let bold = Style::new().add_modifier(Modifier::BOLD);
-        frame.render_widget(
-            Paragraph::new(Line::from(vec![
-                Span::styled("fifteen play ", bold),
-                Span::raw(format!("{} · moves made: {}", self.board.size(), self.moves_made)),
-            ])),
-            title,
+        let [board, status, message] = screen(
+            frame,
+            "fifteen play",
+            format!("{} · moves made: {}", self.board.size(), self.moves_made),
+            "arrows/click slide · h hint · u undo · r restart · q quit",
         );
+        let bold = Style::new().add_modifier(Modifier::BOLD);
         let highlight = self.hint.as_ref().filter(|(_, b)| *b == self.board).map(|(t, _)| *t);
         let view = BoardView {
             board: &self.board,
@@ -344,11 +333,6 @@ impl Game {
         self.geometry = view.draw(board, frame.buffer_mut());
         frame.render_widget(Paragraph::new(self.distance_text()), status);
         frame.render_widget(Paragraph::new(self.message.as_str()).style(bold), message);
-        frame.render_widget(
-            Paragraph::new("arrows/click slide · h hint · u undo · r restart · q quit")
-                .style(Style::new().add_modifier(Modifier::DIM)),
-            help,
-        );
     }
 }
 

@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 use fifteen_core::{Board, Notation};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::board_view::{BoardView, Slide};
+use crate::board_view::{BoardView, Slide, screen};
 use crate::term::{self, Flow, Screen};
 use crate::{Look, Shown};
 
@@ -170,21 +170,11 @@ impl Playback {
     }
 
     pub(crate) fn render(&self, frame: &mut Frame<'_>, now: Instant) {
-        let [title, board, status, moves, help] = Layout::vertical([
-            Constraint::Length(1),
-            Constraint::Min(3),
-            Constraint::Length(1),
-            Constraint::Length(1),
-            Constraint::Length(1),
-        ])
-        .areas(frame.area());
-        let bold = Style::new().add_modifier(Modifier::BOLD);
-        frame.render_widget(
-            Paragraph::new(Line::from(vec![
-                Span::styled("fifteen ", bold),
-                Span::raw(format!("{} · {}", self.goal.size(), self.summary)),
-            ])),
-            title,
+        let [board, status, moves] = screen(
+            frame,
+            "fifteen",
+            format!("{} · {}", self.goal.size(), self.summary),
+            "space play/pause · ←/→ step · +/- speed · Home/End · q quit",
         );
         let view = BoardView {
             board: &self.boards[self.step],
@@ -211,11 +201,6 @@ impl Playback {
             status,
         );
         frame.render_widget(Paragraph::new(self.moves_line(moves)), moves);
-        frame.render_widget(
-            Paragraph::new("space play/pause · ←/→ step · +/- speed · Home/End · q quit")
-                .style(Style::new().add_modifier(Modifier::DIM)),
-            help,
-        );
     }
 
     /// The move letters around the current one, which is highlighted.
