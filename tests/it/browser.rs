@@ -1,7 +1,7 @@
 //! The page of `fifteen serve` driven in headless Chromium through chromedriver (W3C WebDriver):
 //! load it, pick the goal, type a known 4x4 position, solve it, and check that the length shown
-//! is the API's (and the published optimum) and that the last board shown is the goal. Saves
-//! screenshots to `target/browser/`.
+//! is the API's (and the published optimum) and that the last board shown is the goal; then ask
+//! for a hint and click the tile it names. Saves screenshots to `target/browser/`.
 //!
 //! Needs `chromium` and `chromedriver` (Debian: `apt-get install chromium chromium-driver`).
 //! Without them the test says so and passes, so that `cargo test --workspace` works on a fresh
@@ -259,4 +259,31 @@ fn the_page_solves_a_known_position_in_chromium() {
     // Let the last tile's slide finish before the picture.
     std::thread::sleep(Duration::from_millis(600));
     driver.screenshot(&shots.join("solved.png"));
+
+    // Back to the start: a hint, then the player clicks the tile it names.
+    driver.click("#first");
+    assert_eq!(cells(&driver).as_deref(), Some(board.as_str()));
+    driver.click("#hint");
+    let hint = driver.text("#message");
+    let expected = format!("{optimal} moves from the goal");
+    assert!(hint.starts_with("hint: slide tile ") && hint.ends_with(&expected), "{hint}");
+    let tile: u8 = hint["hint: slide tile ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|t| t.parse().ok())
+        .expect("a tile number");
+    driver.screenshot(&shots.join("hint.png"));
+    driver.click(&format!(".tile[data-tile='{tile}']"));
+    let moved = driver.wait_for("the move", 10, || cells(&driver).filter(|c| *c != board));
+    let before: Vec<&str> = board.split(' ').collect();
+    let after: Vec<&str> = moved.split(' ').collect();
+    let changed: Vec<usize> = (0..16).filter(|&i| before[i] != after[i]).collect();
+    assert_eq!(changed.len(), 2, "one tile slid into the blank: {moved}");
+    assert!(changed.iter().all(|&i| [tile.to_string().as_str(), "0"].contains(&before[i])));
+    // Following the solution keeps it: one move along.
+    assert!(
+        driver.text("#step").starts_with(&format!("move 1 / {optimal}")),
+        "{}",
+        driver.text("#step")
+    );
 }

@@ -114,14 +114,25 @@ fn memory(pid: u32) -> (f64, f64) {
     (field("VmRSS:"), field("VmHWM:"))
 }
 
-/// One line of the table: latencies (sorted), then `what` and the unexpected count.
-fn row(name: &str, sorted: &[f64], what: &str, unexpected: usize) {
+/// One line of the table for `samples`: the latency percentiles of all of them and of those
+/// answered `200`, then `what` and the unexpected count.
+fn row(name: &str, samples: &[&Sample], what: &str) {
+    let sorted = |answered: bool| {
+        let mut ms: Vec<f64> =
+            samples.iter().filter(|s| !answered || s.status == Some(200)).map(|s| s.ms).collect();
+        ms.sort_by(f64::total_cmp);
+        ms
+    };
+    let (all, answered) = (sorted(false), sorted(true));
     println!(
-        "| {name} | {} | {:.1} | {:.1} | {:.1} | {what} | {unexpected} |",
-        sorted.len(),
-        percentile(sorted, 0.5),
-        percentile(sorted, 0.99),
-        sorted.last().copied().unwrap_or(f64::NAN),
+        "| {name} | {} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {what} | {} |",
+        all.len(),
+        percentile(&all, 0.5),
+        percentile(&all, 0.99),
+        percentile(&answered, 0.5),
+        percentile(&answered, 0.99),
+        all.last().copied().unwrap_or(f64::NAN),
+        samples.iter().filter(|s| s.unexpected).count(),
     );
 }
 
@@ -195,26 +206,24 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
     let _ = server.kill();
     let _ = server.wait();
 
-    println!("\n| kind | requests | p50 ms | p99 ms | max ms | statuses | unexpected |");
-    println!("|---|---|---|---|---|---|---|");
-    let mut all: Vec<f64> = Vec::new();
+    println!(
+        "\n| kind | requests | p50 ms | p99 ms | p50 ms (200) | p99 ms (200) | max ms | statuses | unexpected |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
     for (k, name) in KINDS.iter().enumerate() {
-        let mut ms: Vec<f64> = samples.iter().filter(|s| s.kind == k).map(|s| s.ms).collect();
-        ms.sort_by(f64::total_cmp);
-        all.extend(&ms);
+        let of_kind: Vec<&Sample> = samples.iter().filter(|s| s.kind == k).collect();
         let mut statuses = std::collections::BTreeMap::new();
-        for s in samples.iter().filter(|s| s.kind == k) {
+        for s in &of_kind {
             let key = s.status.map_or("gave up".to_string(), |c| c.to_string());
             *statuses.entry(key).or_insert(0usize) += 1;
         }
         let statuses: Vec<String> = statuses.iter().map(|(s, n)| format!("{s}: {n}")).collect();
-        let unexpected = samples.iter().filter(|s| s.kind == k && s.unexpected).count();
-        row(name, &ms, &statuses.join(", "), unexpected);
+        row(name, &of_kind, &statuses.join(", "));
     }
-    all.sort_by(f64::total_cmp);
-    let unexpected = samples.iter().filter(|s| s.unexpected).count();
+    let all: Vec<&Sample> = samples.iter().collect();
     let rate = format!("{:.0} requests/s", all.len() as f64 / wall.as_secs_f64());
-    row("all", &all, &rate, unexpected);
+    row("all", &all, &rate);
+    let unexpected = samples.iter().filter(|s| s.unexpected).count();
     println!("\nserver memory (RSS, MiB): {:.1} before the load", before.0);
     for (i, (end, idle)) in rounds.iter().enumerate() {
         println!(
