@@ -26,7 +26,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
-use fifteen_core::{Algorithm, AnyHeuristic, Board, LimitKind, Problem, SearchError, Size};
+use fifteen_core::{
+    Algorithm, AnyHeuristic, Board, BoundedLines, LimitKind, Problem, SearchError, Size,
+    parse_position_line,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::{PdbOpts, SolveArgs};
@@ -375,7 +378,7 @@ impl Reader {
         tokens: &mpsc::Receiver<()>,
         jobs: &Sender<Job>,
     ) -> anyhow::Result<()> {
-        let mut lines = Lines::new(input, MAX_LINE);
+        let mut lines = BoundedLines::new(input, MAX_LINE);
         let mut setups: HashMap<Size, Arc<Setup>> = HashMap::new();
         let mut index = 0;
         while !self.cancel.load(Ordering::Relaxed) {
@@ -383,11 +386,16 @@ impl Reader {
                 break;
             };
             let item = match text {
-                Ok(text) => match parse_line(line, &text, self.size) {
-                    Some(item) => item,
+                Ok(text) => match parse_position_line(&text, self.size) {
+                    Some(p) => Item {
+                        line,
+                        id: p.id,
+                        expected: p.expected,
+                        board: p.board.map_err(|e| format!("bad board: {e}")),
+                    },
                     None => continue,
                 },
-                Err(why) => Item { line, id: None, expected: None, board: Err(why) },
+                Err(why) => Item { line, id: None, expected: None, board: Err(why.to_string()) },
             };
             let setup = match &item.board {
                 Ok(board) => Some(match setups.get(&board.size()) {
@@ -417,101 +425,6 @@ impl Reader {
             Err(e) => Err(format!("{e:#}")),
         })
     }
-}
-
-/// Lines of at most `max` bytes from a reader, numbered from 1. A longer line is skipped
-/// (read in chunks, never held whole) and reported as an error, as is a line that is not UTF-8.
-struct Lines<R> {
-    input: R,
-    max: usize,
-    line: usize,
-    buf: Vec<u8>,
-}
-
-impl<R: BufRead> Lines<R> {
-    fn new(input: R, max: usize) -> Lines<R> {
-        Lines { input, max, line: 0, buf: Vec::new() }
-    }
-
-    /// The next line's number and text (or why it is unusable); `None` at the end.
-    fn next_line(&mut self) -> std::io::Result<Option<(usize, Result<String, String>)>> {
-        self.buf.clear();
-        let (mut len, mut any) = (0usize, false);
-        loop {
-            let chunk = match self.input.fill_buf() {
-                Ok(chunk) => chunk,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if chunk.is_empty() {
-                if !any {
-                    return Ok(None);
-                }
-                break;
-            }
-            any = true;
-            let (take, end) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(p) => (p + 1, true),
-                None => (chunk.len(), false),
-            };
-            let content = if end { take - 1 } else { take };
-            len = len.saturating_add(content);
-            if len <= self.max {
-                self.buf.extend_from_slice(&chunk[..content]);
-            }
-            self.input.consume(take);
-            if end {
-                break;
-            }
-        }
-        self.line += 1;
-        let text = if len > self.max {
-            Err(format!(
-                "line {} is {len} bytes long, over the limit of {} bytes; it was skipped",
-                self.line, self.max
-            ))
-        } else {
-            String::from_utf8(std::mem::take(&mut self.buf))
-                .map_err(|_| format!("line {} is not UTF-8 text", self.line))
-        };
-        Ok(Some((self.line, text)))
-    }
-}
-
-/// One input line: `None` if blank or a comment. A line may start with an id (one token more
-/// than the cells: a number or a word such as `H01`) or an id and the optimal length (two
-/// more, Korf's format).
-fn parse_line(line: usize, text: &str, size: Option<Size>) -> Option<Item> {
-    let content = text.split('#').next().unwrap_or_default();
-    if content.trim().is_empty() {
-        return None;
-    }
-    let tokens: Vec<&str> =
-        content.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect();
-    let is_cell = |t: &&str| t.parse::<u64>().is_ok() || *t == "_";
-    let is_board = |k: usize| match size {
-        Some(s) => k == s.cells(),
-        None => Size::square_of(k).is_some(),
-    };
-    let is_id =
-        |t: &str| t != "_" && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    let (mut id, mut expected, mut body) = (None, None, content.to_string());
-    let n = tokens.len();
-    if n >= 2 && !is_board(n) && is_id(tokens[0]) && tokens[2..].iter().all(is_cell) {
-        if is_board(n - 1) && is_cell(&tokens[1]) {
-            id = Some(tokens[0].to_string());
-            body = tokens[1..].join(" ");
-        } else if n >= 3
-            && is_board(n - 2)
-            && let Ok(e) = tokens[1].parse::<u32>()
-        {
-            id = Some(tokens[0].to_string());
-            expected = Some(e);
-            body = tokens[2..].join(" ");
-        }
-    }
-    let board = Board::parse(&body, size).map_err(|e| format!("bad board: {e}"));
-    Some(Item { line, id, expected, board })
 }
 
 /// Solves one line; `None` if Ctrl-C stopped the search.
@@ -625,6 +538,3 @@ impl Summary {
         s
     }
 }
-
-#[cfg(test)]
-mod tests;
