@@ -6,6 +6,7 @@ mod compare;
 mod faults;
 mod limits;
 mod pdb;
+mod progress;
 mod random;
 mod release;
 mod solve;

@@ -23,7 +23,7 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::UNIX_EPOCH;
+use std::time::{Instant, UNIX_EPOCH};
 
 use anyhow::Context;
 use fifteen_core::pdb::{LoadMode, PdbSet, PdbTable, scan_dir, serves_goal};
@@ -472,8 +472,13 @@ fn build(name: &str, opts: &PdbOpts) -> anyhow::Result<u8> {
     let (_, dir) = search_dirs(opts);
     let dir = dir.ok_or_else(|| DbError("no folder to build in: pass --pdb-dir".into()))?;
     let _lock = DirLock::acquire(&dir).map_err(|e| DbError(format!("{e:#}")))?;
+    // One line on stderr when the build starts and one when it ends (a bar in between on a
+    // terminal); what was written goes to stdout.
+    eprintln!("building the {} set into {}", p.name, dir.display());
+    let took = Instant::now();
     let written =
         build_set(&SetSpec::from(p), &dir, None, Progress::Auto).map_err(|e| DbError(chain(&e)))?;
+    eprintln!("built the {} set in {} in {:.1?}", p.name, dir.display(), took.elapsed());
     for w in written {
         println!("wrote {} ({} bytes) in {:.1?}", w.path.display(), w.bytes, w.elapsed);
     }
