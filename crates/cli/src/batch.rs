@@ -2,10 +2,15 @@
 //!
 //! The input is streamed: a reader thread reads one line at a time (at most [`MAX_LINE`]
 //! bytes; a longer line is skipped without being buffered and fails alone), parses it, and hands
-//! it to the workers (a rayon pool of `--threads`). The main thread prints each answer as soon
+//! it to the workers (a rayon pool of `--threads`) through a multi-consumer channel. The main thread prints each answer as soon
 //! as every earlier one is printed. At most [`window`] positions are between the reader and the
 //! printer at any time (queued, being solved, or finished and waiting for an earlier one), so a
 //! batch of millions of lines runs in bounded memory.
+//!
+//! Because the printer waits for the earliest unanswered position and the reader for the
+//! printer, a worker must never block while it holds searches in its lanes: it only takes jobs
+//! that are ready, and waits for new work only with every lane idle. No lock is held across a
+//! wait (the job channel is crossbeam's, which needs none).
 //!
 //! Ctrl-C stops the reader and every running search (`Limits::cancel`); the answers finished
 //! until then are printed in order, then the summary, and the exit code is 130.
@@ -20,6 +25,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use fifteen_core::{Algorithm, AnyHeuristic, Board, LimitKind, Problem, SearchError, Size};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -118,7 +124,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     for _ in 0..window {
         let _ = token_tx.send(());
     }
-    let (job_tx, job_rx) = mpsc::sync_channel::<Job>(window);
+    let (job_tx, job_rx) = crossbeam_channel::bounded::<Job>(window);
     let reader = Reader {
         size,
         goal: args.board_opts.goal.clone(),
@@ -144,7 +150,6 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
 
     let t0 = Instant::now();
     let mut summary = Summary::default();
-    let job_rx = Mutex::new(job_rx);
     let (tx, rx) = mpsc::channel::<(usize, Option<Record>)>();
     let mut interrupted = false;
     let printed: anyhow::Result<()> = std::thread::scope(|s| {
@@ -216,7 +221,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
 /// for a position stopped by Ctrl-C). With IDA* it interleaves `--lanes` positions that share a
 /// heuristic (see [`fifteen_core::ida_lanes`]); other lines are answered as they come.
 fn work(
-    jobs: &Mutex<mpsc::Receiver<Job>>,
+    jobs: &Receiver<Job>,
     tx: &mpsc::Sender<(usize, Option<Record>)>,
     settings: &Settings,
     args: &SolveArgs,
@@ -299,19 +304,24 @@ fn work(
 
 /// The next job: waits for one if `wait` (`None` once the channel closes or on Ctrl-C), or
 /// only takes one that is ready.
-fn take(jobs: &Mutex<mpsc::Receiver<Job>>, cancel: &AtomicBool, wait: bool) -> Option<Job> {
+///
+/// Invariant: a worker with searches in its lanes calls this with `wait` false and never blocks,
+/// and nothing here holds a lock. The printer waits for the earliest unanswered position, and
+/// the reader waits for the printer before it sends more jobs; a worker that blocked here with
+/// that position in its lanes would stall all three.
+fn take(jobs: &Receiver<Job>, cancel: &AtomicBool, wait: bool) -> Option<Job> {
     loop {
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
-        let rx = jobs.lock().ok()?;
         if !wait {
-            return rx.try_recv().ok();
+            return jobs.try_recv().ok();
         }
-        match rx.recv_timeout(Duration::from_millis(50)) {
+        // A timeout, so that Ctrl-C is seen while the reader is blocked on stdin.
+        match jobs.recv_timeout(Duration::from_millis(50)) {
             Ok(job) => return Some(job),
-            Err(mpsc::RecvTimeoutError::Timeout) => continue,
-            Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return None,
         }
     }
 }
@@ -348,7 +358,7 @@ impl Reader {
         &self,
         input: Box<dyn BufRead + Send>,
         tokens: &mpsc::Receiver<()>,
-        jobs: &mpsc::SyncSender<Job>,
+        jobs: &Sender<Job>,
     ) -> anyhow::Result<()> {
         let mut lines = Lines::new(input, MAX_LINE);
         let mut setups: HashMap<Size, Arc<Setup>> = HashMap::new();

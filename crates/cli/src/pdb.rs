@@ -162,7 +162,7 @@ pub(crate) fn chain(err: &dyn std::error::Error) -> String {
 fn check(table: &PdbTable, stamped: bool) -> Result<(), fifteen_core::pdb::PdbError> {
     let path = table.path().filter(|_| stamped);
     if let Some(path) = path
-        && read_stamp(path).is_some_and(|s| Some(s) == stamp(path, table))
+        && read_stamp(path).is_some_and(|s| Some(s) == stamp(path, table.header().checksum))
     {
         return Ok(());
     }
@@ -175,7 +175,7 @@ fn check(table: &PdbTable, stamped: bool) -> Result<(), fifteen_core::pdb::PdbEr
     }
     table.verify()?;
     if let Some(path) = path {
-        write_stamp(path, table);
+        write_stamp(path, table.header().checksum);
     }
     Ok(())
 }
@@ -189,13 +189,13 @@ fn stamp_path(path: &Path) -> PathBuf {
 
 /// What a stamp records of `path` now: size, modification time in nanoseconds, and the header's
 /// checksum.
-fn stamp(path: &Path, table: &PdbTable) -> Option<String> {
+fn stamp(path: &Path, checksum: u64) -> Option<String> {
     let meta = std::fs::metadata(path).ok()?;
     let mtime = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?.as_nanos();
     Some(format!(
         "fifteen verified v1 size {} mtime_ns {mtime} checksum {:#018x}\n",
         meta.len(),
-        table.header().checksum
+        checksum
     ))
 }
 
@@ -207,8 +207,8 @@ fn read_stamp(path: &Path) -> Option<String> {
 
 /// Records that `table` (at `path`) verified. Best effort: in a read-only folder the table is
 /// simply verified again next time.
-pub(crate) fn write_stamp(path: &Path, table: &PdbTable) {
-    let Some(text) = stamp(path, table) else { return };
+pub(crate) fn write_stamp(path: &Path, checksum: u64) {
+    let Some(text) = stamp(path, checksum) else { return };
     let target = stamp_path(path);
     let tmp = target.with_extension(format!("verified.tmp-{}", std::process::id()));
     if std::fs::write(&tmp, text).is_err() || std::fs::rename(&tmp, &target).is_err() {
@@ -451,7 +451,7 @@ fn verify(files: &[PathBuf]) -> anyhow::Result<u8> {
             Ok(table) => {
                 // A full check passed: refresh the stamp of a file that has one.
                 if stamp_path(file).is_file() {
-                    write_stamp(file, &table);
+                    write_stamp(file, table.header().checksum);
                 }
                 println!("{}: ok (checksum and histogram match)", file.display())
             }
