@@ -5,6 +5,7 @@ mod check;
 mod compare;
 mod faults;
 mod limits;
+mod memory;
 mod pdb;
 mod progress;
 mod random;

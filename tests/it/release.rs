@@ -296,3 +296,48 @@ fn a_real_header_over_a_bomb_is_cut_at_the_declared_size() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(std::fs::read(dir.join("4x4-6-6-3.p2.pdb")).expect("installed"), table);
 }
+
+/// The release workflow's note sends users to the README's install section: every file it names
+/// exists, and every `README.md#anchor` is a heading of the README (GitHub's slug of it).
+#[test]
+fn the_release_note_points_at_what_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let workflow = std::fs::read_to_string(root.join(".github/workflows/release.yml"))
+        .expect("the release workflow");
+    let note = workflow.split("--notes").nth(1).expect("the workflow sets a release note");
+    let note = note.split('"').nth(1).expect("the note is quoted");
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let slugs: Vec<String> = readme
+        .lines()
+        .filter_map(|l| l.strip_prefix('#'))
+        .map(|h| {
+            h.trim_start_matches('#')
+                .trim()
+                .to_lowercase()
+                .chars()
+                .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+                .map(|c| if c == ' ' { '-' } else { c })
+                .collect()
+        })
+        .collect();
+    let mut links = 0;
+    for word in note.split_whitespace() {
+        let word = word.trim_end_matches(['.', ',', ')']);
+        // A link into the repository (`.../blob/REF/PATH`) or a bare path.
+        let target = match word.split_once("/blob/") {
+            Some((_, rest)) => rest.split_once('/').map_or("", |(_, path)| path),
+            None => word,
+        };
+        let (path, anchor) = target.split_once('#').unwrap_or((target, ""));
+        if !path.ends_with(".md") {
+            continue;
+        }
+        links += 1;
+        assert!(root.join(path).is_file(), "the release note names {path}, which is missing");
+        if !anchor.is_empty() {
+            assert_eq!(path, "README.md", "{word}");
+            assert!(slugs.iter().any(|s| s == anchor), "no README heading for #{anchor}");
+        }
+    }
+    assert!(links > 0, "the release note links no install instructions: {note}");
+}

@@ -111,10 +111,22 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         ProgressBar::hidden()
     };
     let threads = args.threads.map_or(0, usize::from);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start the worker threads")?;
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool,
+        Err(e) => {
+            // The system refused threads (memory or process limits): one worker still answers.
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .context("cannot start a worker thread")?;
+            let wanted = match threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            };
+            eprintln!("warning: cannot start {wanted} worker threads ({e}); using one");
+            pool
+        }
+    };
     let workers = pool.current_num_threads().max(1);
     let window = window(workers);
 
@@ -154,14 +166,17 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     let mut interrupted = false;
     let printed: anyhow::Result<()> = std::thread::scope(|s| {
         let (settings, job_rx, cancel, pool) = (&settings, &job_rx, &cancel, &pool);
-        s.spawn(move || {
-            pool.scope(|ps| {
-                for _ in 0..workers {
-                    let tx = tx.clone();
-                    ps.spawn(move |_| work(job_rx, &tx, settings, args, cancel));
-                }
-            });
-        });
+        // The workers run on the pool's threads; this thread only waits for them.
+        std::thread::Builder::new()
+            .spawn_scoped(s, move || {
+                pool.scope(|ps| {
+                    for _ in 0..workers {
+                        let tx = tx.clone();
+                        ps.spawn(move |_| work(job_rx, &tx, settings, args, cancel));
+                    }
+                });
+            })
+            .context("cannot start the batch's threads")?;
         let mut pending = BTreeMap::new();
         let mut want = 0;
         let mut result = Ok(());

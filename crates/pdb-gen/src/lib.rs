@@ -115,7 +115,7 @@ pub enum GenError {
         source: std::io::Error,
     },
     /// The thread pool could not start.
-    #[error("cannot start {threads} worker threads: {reason}")]
+    #[error("cannot start the build's worker threads ({threads} asked for, then 1): {reason}")]
     ThreadPool {
         /// Threads requested.
         threads: usize,

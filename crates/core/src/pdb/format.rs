@@ -245,8 +245,19 @@ pub enum PdbError {
         /// The checksum of the entries.
         found: u64,
     },
-    /// Reading or writing a file failed.
-    #[error("cannot read or write pattern database {path}; check the path and its permissions")]
+    /// The system refused the memory (or address space) to map or read a table.
+    #[error(
+        "not enough memory to load pattern database {path} ({} MB): the system refused the memory or address space for it",
+        bytes.div_ceil(1_000_000)
+    )]
+    OutOfMemory {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        bytes: u64,
+    },
+    /// Reading or writing a file failed (the cause says why: a missing file, permissions, ...).
+    #[error("cannot read or write pattern database {path}")]
     Io {
         /// The file.
         path: PathBuf,

@@ -57,13 +57,22 @@ impl PdbTable {
                 "not a regular file",
             )));
         }
+        // Mapping or reading a table can fail for want of memory or address space (a
+        // `ulimit -v`, a container): say so, rather than blame the path.
+        let bytes = meta.len();
+        let load = |e: std::io::Error| match e.kind() {
+            std::io::ErrorKind::OutOfMemory => {
+                PdbError::OutOfMemory { path: path.to_path_buf(), bytes }
+            }
+            _ => PdbError::Io { path: path.to_path_buf(), source: e },
+        };
         let storage = match mode {
             // An anonymous map cannot be empty; an empty file is refused by the parser anyway.
-            LoadMode::Resident if meta.len() == 0 => Storage::Owned(Vec::new()),
-            LoadMode::Resident => Storage::Mapped(read_resident(path, meta.len()).map_err(io)?),
+            LoadMode::Resident if bytes == 0 => Storage::Owned(Vec::new()),
+            LoadMode::Resident => Storage::Mapped(read_resident(path, bytes).map_err(load)?),
             LoadMode::Mmap => {
                 let file = File::open(path).map_err(io)?;
-                Storage::Mapped(map(&file).map_err(io)?)
+                Storage::Mapped(map(&file).map_err(load)?)
             }
         };
         PdbTable::new(storage, Some(path.to_path_buf()), mode)

@@ -252,15 +252,15 @@ fn iteration<H: Heuristic>(
             t.stop = t.stop.or(local.stop);
         }
     };
-    if threads == 1 {
+    std::thread::scope(|scope| {
+        // The calling thread is one of the `threads`. A thread the system refuses to start
+        // (memory or thread limits) leaves its share to the others, since every thread takes
+        // subtrees from the same counter: the answer is the same, only later.
+        for _ in 1..threads {
+            let _ = std::thread::Builder::new().spawn_scoped(scope, work);
+        }
         work();
-    } else {
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(work);
-            }
-        });
-    }
+    });
     let mut out = totals.into_inner().unwrap_or_default();
     let found = split.results.into_inner().unwrap_or_default().into_iter().min_by_key(|(i, _)| *i);
     if let Some((_, path)) = found {
