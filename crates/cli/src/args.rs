@@ -121,11 +121,15 @@ pub(crate) enum PdbCommand {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Build a preset set (4x4-6-6-3, 4x4-7-8, 3x3-8, 5x5-6-6-6-6) into the database folder
+    /// Build a preset set (4x4-6-6-3, 4x4-7-8, 3x3-8, 5x5-6-6-6-6), or the default set of a board
+    /// size (--size), into the database folder
     Build {
-        /// The preset
-        #[arg(default_value = "4x4-6-6-3")]
-        preset: String,
+        /// The preset (default: 4x4-6-6-3, unless --size is given)
+        #[arg(conflicts_with = "size")]
+        preset: Option<String>,
+        /// Build the default set for boards of this size (WxH), the one `fifteen solve` prefers
+        #[arg(long, value_name = "WxH")]
+        size: Option<String>,
         #[command(flatten)]
         opts: PdbOpts,
     },

@@ -437,7 +437,9 @@ pub(crate) fn run(args: &PdbArgs) -> anyhow::Result<u8> {
         PdbCommand::List(opts) => list(opts),
         PdbCommand::Info { file } => info(file),
         PdbCommand::Verify { files } => verify(files),
-        PdbCommand::Build { preset: name, opts } => build(name, opts),
+        PdbCommand::Build { preset: name, size, opts } => {
+            build(name.as_deref(), size.as_deref(), opts)
+        }
         PdbCommand::Install(a) => install::run(a),
     }
 }
@@ -536,11 +538,25 @@ fn verify(files: &[PathBuf]) -> anyhow::Result<u8> {
     Ok(if failed == 0 { exit::OK } else { exit::DATABASE })
 }
 
-fn build(name: &str, opts: &PdbOpts) -> anyhow::Result<u8> {
-    let p = preset(name).ok_or_else(|| {
-        let names: Vec<&str> = pdb_gen::PRESETS.iter().map(|p| p.name).collect();
-        exit::Usage(format!("unknown preset {name:?}; presets are {}", names.join(", ")))
-    })?;
+fn build(name: Option<&str>, size: Option<&str>, opts: &PdbOpts) -> anyhow::Result<u8> {
+    let p = match (name, size) {
+        (_, Some(size)) => {
+            let size: Size = size.parse().context("bad --size")?;
+            pdb_gen::default_for(size).ok_or_else(|| {
+                exit::Usage(format!(
+                    "no default set for {size} boards (sizes with one: {})",
+                    pdb_gen::default_sizes()
+                ))
+            })?
+        }
+        (name, None) => {
+            let name = name.unwrap_or("4x4-6-6-3");
+            preset(name).ok_or_else(|| {
+                let names: Vec<&str> = pdb_gen::PRESETS.iter().map(|p| p.name).collect();
+                exit::Usage(format!("unknown preset {name:?}; presets are {}", names.join(", ")))
+            })?
+        }
+    };
     let (_, dir) = search_dirs(opts);
     let dir = dir.ok_or_else(|| DbError("no folder to build in: pass --pdb-dir".into()))?;
     let _lock = DirLock::acquire(&dir).map_err(|e| DbError(format!("{e:#}")))?;

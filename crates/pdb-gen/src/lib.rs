@@ -34,7 +34,7 @@ use std::time::Duration;
 use fifteen_core::pdb::PdbError;
 
 pub use bfs::build_pattern;
-pub use preset::{PRESETS, Preset, file_name, preset};
+pub use preset::{DEFAULTS, PRESETS, Preset, default_for, default_sizes, file_name, preset};
 pub use set::{Progress, SetSpec, Written, build_set};
 
 /// Generator name and version written into every file header.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::Parser;
 use fifteen_core::{Board, Size};
-use pdb_gen::{PRESETS, Progress, SetSpec, Written, build_set, preset};
+use pdb_gen::{PRESETS, Progress, SetSpec, Written, build_set, default_for, default_sizes, preset};
 
 /// Build additive pattern databases for sliding-tile puzzles.
 ///
@@ -20,7 +20,7 @@ struct Args {
     /// Build a preset (repeatable); see the list below.
     #[arg(long, value_name = "NAME")]
     preset: Vec<String>,
-    /// Board size of custom patterns, WxH.
+    /// Board size of custom patterns, WxH; alone, the default set of that size.
     #[arg(long, value_name = "WxH")]
     size: Option<Size>,
     /// A custom pattern: tiles in pattern order, comma-separated (repeatable).
@@ -124,11 +124,19 @@ fn jobs(args: &Args) -> anyhow::Result<Vec<SetSpec>> {
             format!("{size}-custom-{}", sizes.join("-"))
         });
         jobs.push(SetSpec { name, preset: None, size, goal, patterns });
-    } else if args.size.is_some() || args.name.is_some() {
-        bail!("--size and --name go with --pattern");
+    } else if args.name.is_some() {
+        bail!("--name goes with --pattern");
+    } else if let Some(size) = args.size {
+        // A size alone: its default set.
+        let p = default_for(size).with_context(|| {
+            format!("no default set for {size} boards (sizes with one: {})", default_sizes())
+        })?;
+        jobs.push(SetSpec::from(p));
     }
     if jobs.is_empty() {
-        bail!("nothing to build: give --preset NAME or --size WxH --pattern TILES (see --help)");
+        bail!(
+            "nothing to build: give --preset NAME, --size WxH (its default set), or --size WxH --pattern TILES (see --help)"
+        );
     }
     Ok(jobs)
 }

@@ -221,6 +221,16 @@ fn presets_are_partitions() {
 }
 
 #[test]
+fn each_default_is_a_preset_of_its_size() {
+    for &(w, h, name) in crate::preset::DEFAULTS {
+        let size = Size::new(w as usize, h as usize).unwrap();
+        let p = crate::default_for(size).unwrap_or_else(|| panic!("{name} is not a preset"));
+        assert_eq!((p.name, p.size()), (name, size));
+    }
+    assert!(crate::default_for(Size::new(3, 2).unwrap()).is_none());
+}
+
+#[test]
 fn bad_patterns_are_refused() {
     let size = Size::S3X3;
     let goal = Board::blank_first(size);
