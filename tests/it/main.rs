@@ -7,6 +7,7 @@ mod faults;
 mod limits;
 mod memory;
 mod pdb;
+mod progress;
 mod random;
 mod release;
 mod solve;

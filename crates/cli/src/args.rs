@@ -197,7 +197,7 @@ pub(crate) struct PdbOpts {
     #[arg(long)]
     pub(crate) no_reflect: bool,
     /// Do not add the dual database lookups at nodes with the blank on a corner (more nodes,
-    /// fewer table reads: about 10% faster on the hardest 4x4 positions with 7-8)
+    /// fewer table reads per node: about as fast with 7-8)
     #[arg(long)]
     pub(crate) no_dual: bool,
     /// Do not build a missing database set on first use

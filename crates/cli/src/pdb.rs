@@ -25,7 +25,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::UNIX_EPOCH;
+use std::time::{Instant, UNIX_EPOCH};
 
 use anyhow::Context;
 use fifteen_core::pdb::{LoadMode, PdbError, PdbSet, PdbTable, scan_dir, serves_goal};
@@ -560,8 +560,13 @@ fn build(name: Option<&str>, size: Option<&str>, opts: &PdbOpts) -> anyhow::Resu
     let (_, dir) = search_dirs(opts);
     let dir = dir.ok_or_else(|| DbError("no folder to build in: pass --pdb-dir".into()))?;
     let _lock = DirLock::acquire(&dir).map_err(|e| DbError(format!("{e:#}")))?;
+    // One line on stderr when the build starts and one when it ends (a bar in between on a
+    // terminal); what was written goes to stdout.
+    eprintln!("building the {} set into {}", p.name, dir.display());
+    let took = Instant::now();
     let written =
         build_set(&SetSpec::from(p), &dir, None, Progress::Auto).map_err(|e| DbError(chain(&e)))?;
+    eprintln!("built the {} set in {} in {:.1?}", p.name, dir.display(), took.elapsed());
     for w in written {
         println!("wrote {} ({} bytes) in {:.1?}", w.path.display(), w.bytes, w.elapsed);
     }

@@ -35,7 +35,7 @@ use fifteen_core::pdb::PdbError;
 
 pub use bfs::build_pattern;
 pub use preset::{DEFAULTS, PRESETS, Preset, default_for, default_sizes, file_name, preset};
-pub use set::{Progress, SetSpec, Written, build_set, level_line};
+pub use set::{Progress, SetSpec, Written, build_set};
 
 /// Generator name and version written into every file header.
 pub const GENERATOR: &str = concat!("pdb-gen ", env!("CARGO_PKG_VERSION"));

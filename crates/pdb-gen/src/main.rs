@@ -64,17 +64,25 @@ fn run() -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let mut written = Vec::new();
     for job in &jobs {
+        // One line when a set starts and one when it ends: a bar shows the rest on a terminal.
+        eprintln!(
+            "building the {} set into {} ({} tables, {} entries)",
+            job.name,
+            args.out.display(),
+            job.patterns.len(),
+            job.entries()
+        );
+        let took = Instant::now();
         let files = build_set(job, &args.out, args.threads, Progress::Auto)
             .with_context(|| format!("cannot build {}", job.name))?;
-        for w in &files {
-            eprintln!(
-                "wrote {} ({} bytes, max entry {}, checked) in {:.1?}",
-                w.path.display(),
-                w.bytes,
-                w.max,
-                w.elapsed
-            );
-        }
+        let bytes = files.iter().map(|w| w.bytes).sum();
+        eprintln!(
+            "built the {} set: {} files, {}, read back and checked, in {:.1?}",
+            job.name,
+            files.len(),
+            human(bytes),
+            took.elapsed()
+        );
         written.extend(files);
     }
     summary(&written, start.elapsed());
@@ -145,10 +153,11 @@ fn summary(written: &[Written], total: Duration) {
     println!("wrote {} file(s), {} in {:.1?}:", written.len(), human(total_bytes), total);
     for w in written {
         println!(
-            "  {:<40} {:>10} {:>8.1?}",
+            "  {:<40} {:>10} {:>8.1?}  max entry {}",
             w.path.display().to_string(),
             human(w.bytes),
-            w.elapsed
+            w.elapsed,
+            w.max
         );
     }
 }

@@ -239,3 +239,29 @@ fn bad_patterns_are_refused() {
         assert!(matches!(err, crate::GenError::BadPattern { .. }), "{tiles:?}: {err}");
     }
 }
+
+#[test]
+fn eta_only_once_it_means_something() {
+    use std::time::Duration;
+
+    use crate::LevelReport;
+    use crate::set::eta;
+
+    let at = |reached: u64, secs: f64| LevelReport {
+        depth: 10,
+        frontier: 1,
+        reached,
+        space: 1000,
+        elapsed: Duration::from_secs_f64(secs),
+        pull: false,
+    };
+    // Early levels: the rate so far says nothing about the rate to come.
+    assert_eq!(eta(&at(1, 5.0)), None);
+    assert_eq!(eta(&at(249, 5.0)), None);
+    // A short build needs none.
+    assert_eq!(eta(&at(600, 0.5)), None);
+    // Done: nothing left.
+    assert_eq!(eta(&at(1000, 5.0)), None);
+    // A quarter reached in 2 s: the rest at the same rate.
+    assert_eq!(eta(&at(250, 2.0)), Some(Duration::from_secs(6)));
+}
