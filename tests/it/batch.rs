@@ -2,7 +2,9 @@
 
 use serde_json::Value;
 
-use crate::support::{fifteen, fifteen_with_stdin, temp_file};
+use std::time::Duration;
+
+use crate::support::{fifteen, fifteen_with_stdin, run_with_watchdog, temp_file};
 
 const KORF100: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/instances/korf100.txt");
 
@@ -98,4 +100,66 @@ fn a_missing_file_is_bad_input() {
     let run = fifteen(&["solve", "--input", "/nonexistent/positions.txt"]);
     assert_eq!(run.code, 3, "{run:?}");
     assert!(run.stderr.contains("cannot read /nonexistent/positions.txt"), "{}", run.stderr);
+}
+
+/// A batch must never hang, whatever the lanes and threads. The input mixes hard positions
+/// (about half a second each with 6-6-3) among many easy ones, so that the easy ones fill the
+/// window of positions in flight while a hard one is still searched in one worker's lanes: the
+/// printer then waits for that worker, the reader for the printer, and the other worker finds no
+/// work. A worker that blocked while holding the job queue (as batches once did) stalled the one
+/// with the hard position, and every run here hung. The watchdog is far above a normal run's
+/// time (about a second) so that a loaded machine does not make it flaky.
+#[test]
+fn batches_of_uneven_positions_never_hang() {
+    let hard = korf_lines(&[60, 82, 88]);
+    let easy = fifteen(&[
+        "random",
+        "--goal",
+        "blank-first",
+        "--moves",
+        "12",
+        "--count",
+        "240",
+        "--seed",
+        "15",
+    ]);
+    assert_eq!(easy.code, 0, "{easy:?}");
+    let easy: Vec<&str> = easy.stdout.lines().collect();
+    let mut input = String::new();
+    for (i, chunk) in easy.chunks(80).enumerate() {
+        input.push_str(&hard[i]);
+        input.push('\n');
+        for line in chunk {
+            input.push_str(line);
+            input.push('\n');
+        }
+    }
+    let path = temp_file("batch-uneven.txt", &input);
+    let path = path.to_str().expect("utf-8 path");
+    for (threads, lanes) in [("2", "3"), ("2", "2"), ("3", "4"), ("2", "3")] {
+        let args = [
+            "solve",
+            "--input",
+            path,
+            "--goal",
+            "blank-first",
+            "--json",
+            "--threads",
+            threads,
+            "--lanes",
+            lanes,
+        ];
+        let run = run_with_watchdog(&args, Duration::from_secs(120))
+            .unwrap_or_else(|| panic!("the batch hung with --threads {threads} --lanes {lanes}"));
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let records: Vec<Value> =
+            run.stdout.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+        assert_eq!(records.len(), 243);
+        for (i, r) in records.iter().enumerate() {
+            assert_eq!(r["line"], i + 1, "answers in input order");
+            assert_eq!(r["status"], "solved", "{r}");
+        }
+        let lengths: Vec<&Value> = records.iter().filter_map(|r| r.get("expected")).collect();
+        assert_eq!(lengths.len(), 3, "the three hard positions carry their optimal lengths");
+    }
 }

@@ -335,3 +335,22 @@ fn same_answers_for_any_lane_count(dir: &Path, step: usize) {
 fn batch_lanes_give_the_same_answers() {
     same_answers_for_any_lane_count(pdb_dir(), 9);
 }
+
+/// `pdb build --size WxH` builds the default set of that size (the 3x3's, exact distances), and
+/// names the sizes that have one when asked for another.
+#[test]
+fn build_by_size_builds_that_sizes_default_set() {
+    let dir = scratch_dir("build-by-size");
+    let d = dir.to_str().expect("utf-8 path");
+    let run = run_in(&dir, &["pdb", "build", "--size", "3x3", "--pdb-dir", d], "");
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(dir.join("3x3-8.p1.pdb").is_file(), "{run:?}");
+    let run =
+        run_in(&dir, &["solve", "8 6 7 2 5 4 3 0 1", "--heuristic", "pdb", "--pdb-dir", d], "");
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.starts_with("length: 31 (proven optimal)"), "{}", run.stdout);
+    let run = run_in(&dir, &["pdb", "build", "--size", "3x2", "--pdb-dir", d], "");
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("no default set for 3x2 boards"), "{}", run.stderr);
+    assert!(run.stderr.contains("3x3, 4x4"), "{}", run.stderr);
+}

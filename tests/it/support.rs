@@ -1,9 +1,10 @@
 //! Running the binary and reading its answers.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use fifteen_core::{Board, Dir, Notation, replay};
 
@@ -60,14 +61,7 @@ pub(crate) fn fifteen_with_stdin(args: &[&str], input: &str) -> Run {
 
 /// Runs `fifteen ARGS` with `FIFTEEN_PDB_DIR=dir` and `input` on stdin.
 pub(crate) fn run_in(dir: &Path, args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fifteen"))
-        .args(args)
-        .env("FIFTEEN_PDB_DIR", dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
+    let mut child = spawn_in(dir, args);
     child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
     let out = child.wait_with_output().expect("the binary finishes");
     Run {
@@ -75,6 +69,50 @@ pub(crate) fn run_in(dir: &Path, args: &[&str], input: &str) -> Run {
         stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
         stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
     }
+}
+
+/// Runs `fifteen ARGS` (with the shared database folder, and nothing on stdin) under a
+/// watchdog: `None` if it has not finished after `limit`, in which case it is killed.
+pub(crate) fn run_with_watchdog(args: &[&str], limit: Duration) -> Option<Run> {
+    let mut child = spawn_in(pdb_dir(), args);
+    drop(child.stdin.take());
+    // Read both pipes on their own threads so that a full pipe never stalls the child.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut pipe) = pipe {
+                pipe.read_to_string(&mut text).expect("utf-8 output");
+            }
+            text
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the binary") {
+            break Some(status);
+        }
+        if t0.elapsed() > limit {
+            child.kill().expect("kill the hung binary");
+            child.wait().expect("reap the hung binary");
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let (stdout, stderr) = (stdout.join().expect("stdout"), stderr.join().expect("stderr"));
+    status.map(|s| Run { code: s.code().expect("an exit code"), stdout, stderr })
+}
+
+fn spawn_in(dir: &Path, args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(args)
+        .env("FIFTEEN_PDB_DIR", dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs")
 }
 
 /// The value after `key: ` on the first line starting with `key`.

@@ -5,7 +5,7 @@
 //!   completions, and `fifteen.1`: the man page, both printed by the binary just built (its
 //!   hidden `fifteen completions SHELL` and `fifteen man`, generated from its clap command);
 //! - `fifteen-pdb-v<FORMAT_VERSION>-<file>.zst`: each database file of each preset, compressed
-//!   with zstd (`fifteen-pdb-v1-4x4-6-6-3.p1.pdb.zst`...). One artifact per file, so `fifteen pdb
+//!   with zstd (`fifteen-pdb-v2-4x4-6-6-3.p1.pdb.zst`...). One artifact per file, so `fifteen pdb
 //!   install` needs no archive format, and the format version in the name lets it refuse a file
 //!   of another version before decompressing it;
 //! - `SHA256SUMS`: the SHA-256 of every artifact above, in `sha256sum` format.
@@ -28,6 +28,9 @@ const DEFAULT_PRESETS: &[&str] = &["4x4-7-8", "4x4-6-6-3"];
 
 /// zstd's level when none is given: 19 packs a 4x4 table to about a quarter of its size.
 const DEFAULT_LEVEL: i32 = 19;
+
+/// The zstd window of the artifacts, as a power of two (what level 19 uses on large files).
+const WINDOW_LOG: u32 = 23;
 
 /// The shells `fifteen completions` knows, with the file name each expects.
 const SHELLS: &[(&str, &str)] = &[
@@ -234,6 +237,9 @@ fn compress(from: &Path, to: &Path, level: i32) -> anyhow::Result<(u64, u64)> {
         // Multithreaded compression (zstd's `zstdmt`); a build without it compresses on one.
         let _ = enc.multithread(threads);
         enc.include_checksum(true)?;
+        // At most an 8 MiB window, whatever the level: `fifteen pdb install` refuses windows
+        // over 16 MiB, so that decompressing never needs more memory than that.
+        enc.window_log(WINDOW_LOG)?;
         let raw = std::io::copy(&mut input, &mut enc)
             .with_context(|| format!("cannot compress {}", from.display()))?;
         let file = enc.finish()?.into_inner().map_err(|e| e.into_error())?;

@@ -20,9 +20,9 @@ const DEFAULT_PRESETS: &[&str] = &["4x4-7-8", "4x4-6-6-3"];
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  gen-pdb [--preset NAME ...] [--out DIR]
-      build pattern databases with `cargo run --release -p pdb-gen` (default presets:
-      4x4-7-8 and 4x4-6-6-3; default folder: <root>/data)
+  gen-pdb [--preset NAME ... | --size WxH ...] [--out DIR]
+      build pattern databases with `cargo run --release -p pdb-gen` (a preset, the default
+      set of a board size, or by default 4x4-7-8 and 4x4-6-6-3; default folder: <root>/data)
   bench [--build] [--pdb-dir DIR] [--quick] [--hard]
       build times and memory (--build), Korf's 100 with 1 and 2 threads and each
       load mode, the hardest positions (--hard)
@@ -81,12 +81,16 @@ fn project_root() -> PathBuf {
 
 fn gen_pdb(args: &[String]) -> anyhow::Result<()> {
     let root = project_root();
-    let mut presets = Vec::new();
+    // Each job is the arguments of one pdb-gen run: a preset, or a size's default set.
+    let mut jobs: Vec<[String; 2]> = Vec::new();
     let mut out = root.join("data");
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
-            "--preset" => presets.push(it.next().context("--preset needs a name")?.clone()),
+            "--preset" | "--size" => {
+                let value = it.next().with_context(|| format!("{arg} needs a value"))?;
+                jobs.push([arg.clone(), value.clone()]);
+            }
             "--out" => {
                 // pdb-gen runs in the project root, so pass it an absolute folder.
                 let dir = it.next().context("--out needs a folder")?;
@@ -95,19 +99,21 @@ fn gen_pdb(args: &[String]) -> anyhow::Result<()> {
             other => bail!("gen-pdb: unknown argument {other:?}\n\n{USAGE}"),
         }
     }
-    if presets.is_empty() {
-        presets = DEFAULT_PRESETS.iter().map(|s| s.to_string()).collect();
+    if jobs.is_empty() {
+        jobs = DEFAULT_PRESETS.iter().map(|p| ["--preset".to_string(), p.to_string()]).collect();
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    for preset in &presets {
+    for job in &jobs {
         let status = Command::new(&cargo)
             .current_dir(&root)
-            .args(["run", "--release", "--package", "pdb-gen", "--", "--preset", preset, "--out"])
+            .args(["run", "--release", "--package", "pdb-gen", "--"])
+            .args(job)
+            .arg("--out")
             .arg(&out)
             .status()
             .context("cannot run cargo")?;
         if !status.success() {
-            bail!("pdb-gen failed for preset {preset} ({status})");
+            bail!("pdb-gen failed for {} {} ({status})", job[0], job[1]);
         }
     }
     println!("pattern databases in {}:", out.display());
@@ -116,8 +122,7 @@ fn gen_pdb(args: &[String]) -> anyhow::Result<()> {
         .filter_map(Result::ok)
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            let keep =
-                name.ends_with(".pdb") && presets.iter().any(|p| name.starts_with(p.as_str()));
+            let keep = name.ends_with(".pdb");
             keep.then(|| (name, e.metadata().map(|m| m.len()).unwrap_or(0)))
         })
         .collect();

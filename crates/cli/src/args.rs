@@ -128,11 +128,15 @@ pub(crate) enum PdbCommand {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Build a preset set (4x4-6-6-3, 4x4-7-8, 3x3-8, 5x5-6-6-6-6) into the database folder
+    /// Build a preset set (4x4-6-6-3, 4x4-7-8, 3x3-8, 5x5-6-6-6-6), or the default set of a board
+    /// size (--size), into the database folder
     Build {
-        /// The preset
-        #[arg(default_value = "4x4-6-6-3")]
-        preset: String,
+        /// The preset (default: 4x4-6-6-3, unless --size is given)
+        #[arg(conflicts_with = "size")]
+        preset: Option<String>,
+        /// Build the default set for boards of this size (WxH), the one `fifteen solve` prefers
+        #[arg(long, value_name = "WxH")]
+        size: Option<String>,
         #[command(flatten)]
         opts: PdbOpts,
     },
@@ -200,7 +204,7 @@ pub(crate) struct PdbOpts {
     #[arg(long)]
     pub(crate) no_reflect: bool,
     /// Do not add the dual database lookups at nodes with the blank on a corner (more nodes,
-    /// fewer table reads: about 10% faster on the hardest 4x4 positions with 7-8)
+    /// fewer table reads per node: about as fast with 7-8)
     #[arg(long)]
     pub(crate) no_dual: bool,
     /// Do not build a missing database set on first use

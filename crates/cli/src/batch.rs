@@ -2,10 +2,15 @@
 //!
 //! The input is streamed: a reader thread reads one line at a time (at most [`MAX_LINE`]
 //! bytes; a longer line is skipped without being buffered and fails alone), parses it, and hands
-//! it to the workers (a rayon pool of `--threads`). The main thread prints each answer as soon
+//! it to the workers (a rayon pool of `--threads`) through a multi-consumer channel. The main thread prints each answer as soon
 //! as every earlier one is printed. At most [`window`] positions are between the reader and the
 //! printer at any time (queued, being solved, or finished and waiting for an earlier one), so a
 //! batch of millions of lines runs in bounded memory.
+//!
+//! Because the printer waits for the earliest unanswered position and the reader for the
+//! printer, a worker must never block while it holds searches in its lanes: it only takes jobs
+//! that are ready, and waits for new work only with every lane idle. No lock is held across a
+//! wait (the job channel is crossbeam's, which needs none).
 //!
 //! Ctrl-C stops the reader and every running search (`Limits::cancel`); the answers finished
 //! until then are printed in order, then the summary, and the exit code is 130.
@@ -20,7 +25,11 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use fifteen_core::{Algorithm, AnyHeuristic, Board, LimitKind, Problem, SearchError, Size};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use fifteen_core::{
+    Algorithm, AnyHeuristic, Board, BoundedLines, LimitKind, Problem, SearchError, Size,
+    parse_position_line,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::{PdbOpts, SolveArgs};
@@ -105,10 +114,22 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         ProgressBar::hidden()
     };
     let threads = args.threads.map_or(0, usize::from);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start the worker threads")?;
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool,
+        Err(e) => {
+            // The system refused threads (memory or process limits): one worker still answers.
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .context("cannot start a worker thread")?;
+            let wanted = match threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            };
+            eprintln!("warning: cannot start {wanted} worker threads ({e}); using one");
+            pool
+        }
+    };
     let workers = pool.current_num_threads().max(1);
     let window = window(workers);
 
@@ -118,7 +139,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     for _ in 0..window {
         let _ = token_tx.send(());
     }
-    let (job_tx, job_rx) = mpsc::sync_channel::<Job>(window);
+    let (job_tx, job_rx) = crossbeam_channel::bounded::<Job>(window);
     let reader = Reader {
         size,
         goal: args.board_opts.goal.clone(),
@@ -144,19 +165,21 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
 
     let t0 = Instant::now();
     let mut summary = Summary::default();
-    let job_rx = Mutex::new(job_rx);
     let (tx, rx) = mpsc::channel::<(usize, Option<Record>)>();
     let mut interrupted = false;
     let printed: anyhow::Result<()> = std::thread::scope(|s| {
         let (settings, job_rx, cancel, pool) = (&settings, &job_rx, &cancel, &pool);
-        s.spawn(move || {
-            pool.scope(|ps| {
-                for _ in 0..workers {
-                    let tx = tx.clone();
-                    ps.spawn(move |_| work(job_rx, &tx, settings, args, cancel));
-                }
-            });
-        });
+        // The workers run on the pool's threads; this thread only waits for them.
+        std::thread::Builder::new()
+            .spawn_scoped(s, move || {
+                pool.scope(|ps| {
+                    for _ in 0..workers {
+                        let tx = tx.clone();
+                        ps.spawn(move |_| work(job_rx, &tx, settings, args, cancel));
+                    }
+                });
+            })
+            .context("cannot start the batch's threads")?;
         let mut pending = BTreeMap::new();
         let mut want = 0;
         let mut result = Ok(());
@@ -216,7 +239,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
 /// for a position stopped by Ctrl-C). With IDA* it interleaves `--lanes` positions that share a
 /// heuristic (see [`fifteen_core::ida_lanes`]); other lines are answered as they come.
 fn work(
-    jobs: &Mutex<mpsc::Receiver<Job>>,
+    jobs: &Receiver<Job>,
     tx: &mpsc::Sender<(usize, Option<Record>)>,
     settings: &Settings,
     args: &SolveArgs,
@@ -299,19 +322,24 @@ fn work(
 
 /// The next job: waits for one if `wait` (`None` once the channel closes or on Ctrl-C), or
 /// only takes one that is ready.
-fn take(jobs: &Mutex<mpsc::Receiver<Job>>, cancel: &AtomicBool, wait: bool) -> Option<Job> {
+///
+/// Invariant: a worker with searches in its lanes calls this with `wait` false and never blocks,
+/// and nothing here holds a lock. The printer waits for the earliest unanswered position, and
+/// the reader waits for the printer before it sends more jobs; a worker that blocked here with
+/// that position in its lanes would stall all three.
+fn take(jobs: &Receiver<Job>, cancel: &AtomicBool, wait: bool) -> Option<Job> {
     loop {
         if cancel.load(Ordering::Relaxed) {
             return None;
         }
-        let rx = jobs.lock().ok()?;
         if !wait {
-            return rx.try_recv().ok();
+            return jobs.try_recv().ok();
         }
-        match rx.recv_timeout(Duration::from_millis(50)) {
+        // A timeout, so that Ctrl-C is seen while the reader is blocked on stdin.
+        match jobs.recv_timeout(Duration::from_millis(50)) {
             Ok(job) => return Some(job),
-            Err(mpsc::RecvTimeoutError::Timeout) => continue,
-            Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return None,
         }
     }
 }
@@ -348,9 +376,9 @@ impl Reader {
         &self,
         input: Box<dyn BufRead + Send>,
         tokens: &mpsc::Receiver<()>,
-        jobs: &mpsc::SyncSender<Job>,
+        jobs: &Sender<Job>,
     ) -> anyhow::Result<()> {
-        let mut lines = Lines::new(input, MAX_LINE);
+        let mut lines = BoundedLines::new(input, MAX_LINE);
         let mut setups: HashMap<Size, Arc<Setup>> = HashMap::new();
         let mut index = 0;
         while !self.cancel.load(Ordering::Relaxed) {
@@ -358,11 +386,16 @@ impl Reader {
                 break;
             };
             let item = match text {
-                Ok(text) => match parse_line(line, &text, self.size) {
-                    Some(item) => item,
+                Ok(text) => match parse_position_line(&text, self.size) {
+                    Some(p) => Item {
+                        line,
+                        id: p.id,
+                        expected: p.expected,
+                        board: p.board.map_err(|e| format!("bad board: {e}")),
+                    },
                     None => continue,
                 },
-                Err(why) => Item { line, id: None, expected: None, board: Err(why) },
+                Err(why) => Item { line, id: None, expected: None, board: Err(why.to_string()) },
             };
             let setup = match &item.board {
                 Ok(board) => Some(match setups.get(&board.size()) {
@@ -392,101 +425,6 @@ impl Reader {
             Err(e) => Err(format!("{e:#}")),
         })
     }
-}
-
-/// Lines of at most `max` bytes from a reader, numbered from 1. A longer line is skipped
-/// (read in chunks, never held whole) and reported as an error, as is a line that is not UTF-8.
-struct Lines<R> {
-    input: R,
-    max: usize,
-    line: usize,
-    buf: Vec<u8>,
-}
-
-impl<R: BufRead> Lines<R> {
-    fn new(input: R, max: usize) -> Lines<R> {
-        Lines { input, max, line: 0, buf: Vec::new() }
-    }
-
-    /// The next line's number and text (or why it is unusable); `None` at the end.
-    fn next_line(&mut self) -> std::io::Result<Option<(usize, Result<String, String>)>> {
-        self.buf.clear();
-        let (mut len, mut any) = (0usize, false);
-        loop {
-            let chunk = match self.input.fill_buf() {
-                Ok(chunk) => chunk,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if chunk.is_empty() {
-                if !any {
-                    return Ok(None);
-                }
-                break;
-            }
-            any = true;
-            let (take, end) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(p) => (p + 1, true),
-                None => (chunk.len(), false),
-            };
-            let content = if end { take - 1 } else { take };
-            len = len.saturating_add(content);
-            if len <= self.max {
-                self.buf.extend_from_slice(&chunk[..content]);
-            }
-            self.input.consume(take);
-            if end {
-                break;
-            }
-        }
-        self.line += 1;
-        let text = if len > self.max {
-            Err(format!(
-                "line {} is {len} bytes long, over the limit of {} bytes; it was skipped",
-                self.line, self.max
-            ))
-        } else {
-            String::from_utf8(std::mem::take(&mut self.buf))
-                .map_err(|_| format!("line {} is not UTF-8 text", self.line))
-        };
-        Ok(Some((self.line, text)))
-    }
-}
-
-/// One input line: `None` if blank or a comment. A line may start with an id (one token more
-/// than the cells: a number or a word such as `H01`) or an id and the optimal length (two
-/// more, Korf's format).
-fn parse_line(line: usize, text: &str, size: Option<Size>) -> Option<Item> {
-    let content = text.split('#').next().unwrap_or_default();
-    if content.trim().is_empty() {
-        return None;
-    }
-    let tokens: Vec<&str> =
-        content.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect();
-    let is_cell = |t: &&str| t.parse::<u64>().is_ok() || *t == "_";
-    let is_board = |k: usize| match size {
-        Some(s) => k == s.cells(),
-        None => Size::square_of(k).is_some(),
-    };
-    let is_id =
-        |t: &str| t != "_" && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    let (mut id, mut expected, mut body) = (None, None, content.to_string());
-    let n = tokens.len();
-    if n >= 2 && !is_board(n) && is_id(tokens[0]) && tokens[2..].iter().all(is_cell) {
-        if is_board(n - 1) && is_cell(&tokens[1]) {
-            id = Some(tokens[0].to_string());
-            body = tokens[1..].join(" ");
-        } else if n >= 3
-            && is_board(n - 2)
-            && let Ok(e) = tokens[1].parse::<u32>()
-        {
-            id = Some(tokens[0].to_string());
-            expected = Some(e);
-            body = tokens[2..].join(" ");
-        }
-    }
-    let board = Board::parse(&body, size).map_err(|e| format!("bad board: {e}"));
-    Some(Item { line, id, expected, board })
 }
 
 /// Solves one line; `None` if Ctrl-C stopped the search.
@@ -600,6 +538,3 @@ impl Summary {
         s
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -24,6 +24,8 @@ pub(crate) const UNSOLVABLE: u8 = 4;
 pub(crate) const LIMIT: u8 = 5;
 /// A pattern database is missing, damaged or for another board or goal.
 pub(crate) const DATABASE: u8 = 6;
+/// The system refused memory, address space or threads (a `ulimit -v`, a container's limit).
+pub(crate) const RESOURCES: u8 = 7;
 /// Interrupted by Ctrl-C (128 + SIGINT, as shells report it).
 pub(crate) const INTERRUPTED: u8 = 130;
 
@@ -51,8 +53,12 @@ impl fmt::Display for BadInput {
 
 impl std::error::Error for BadInput {}
 
-/// The exit code for `err`: the first cause in its chain that has a meaning decides.
+/// The exit code for `err`: resources refused anywhere in its chain, else the first cause in
+/// its chain that has a meaning.
 pub(crate) fn code_for(err: &anyhow::Error) -> u8 {
+    if err.chain().any(is_resource_shortage) {
+        return RESOURCES;
+    }
     for cause in err.chain() {
         if cause.is::<ParseError>() || cause.is::<BadInput>() || cause.is::<std::io::Error>() {
             return BAD_INPUT;
@@ -73,6 +79,18 @@ pub(crate) fn code_for(err: &anyhow::Error) -> u8 {
         }
     }
     FAILED
+}
+
+/// Whether `cause` says that the system refused memory, address space or a thread.
+fn is_resource_shortage(cause: &(dyn std::error::Error + 'static)) -> bool {
+    if let Some(PdbError::OutOfMemory { .. }) = cause.downcast_ref::<PdbError>() {
+        return true;
+    }
+    // ENOMEM, and EAGAIN, which is what starting a thread gets when memory or the thread limit
+    // is short (this program does no non-blocking I/O).
+    cause.downcast_ref::<std::io::Error>().is_some_and(|e| {
+        matches!(e.kind(), std::io::ErrorKind::OutOfMemory | std::io::ErrorKind::WouldBlock)
+    })
 }
 
 /// Whether `err` is a closed pipe (`fifteen random | head`): not worth a message.

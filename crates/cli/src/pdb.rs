@@ -19,14 +19,16 @@
 //! checkout) and the user's data directory, the strongest set found winning. A missing set is
 //! built in the first of those places (`data/` if it exists, else the user's data directory).
 
+use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::UNIX_EPOCH;
+use std::time::{Instant, UNIX_EPOCH};
 
 use anyhow::Context;
-use fifteen_core::pdb::{LoadMode, PdbSet, PdbTable, scan_dir, serves_goal};
+use fifteen_core::pdb::{LoadMode, PdbError, PdbSet, PdbTable, scan_dir, serves_goal};
 use fifteen_core::{AnyHeuristic, Board, Size};
 use pdb_gen::{Progress, SetSpec, build_set, preset};
 
@@ -126,7 +128,26 @@ fn find_set(dirs: &[PathBuf], goal: &Board, mode: LoadMode) -> Option<(PdbSet, P
     for dir in dirs {
         let scan = scan_dir(dir, mode);
         for (path, err) in &scan.errors {
-            eprintln!("warning: ignoring {}: {}", path.display(), chain(err));
+            match err {
+                PdbError::OutOfMemory { bytes, .. } => {
+                    SHORT_OF_MEMORY.store(true, Ordering::Relaxed);
+                    let (set, needed) = set_of(path);
+                    let file = path.file_name().unwrap_or_default().to_string_lossy();
+                    warn_once(
+                        &dir.join(&set),
+                        &format!(
+                            "warning: not enough memory for the {set} set in {}: it needs {} MB, and the system refused the {} MB of {file} (a memory or address-space limit, such as `ulimit -v`); going on without it",
+                            dir.display(),
+                            needed.div_ceil(1_000_000),
+                            bytes.div_ceil(1_000_000),
+                        ),
+                    );
+                }
+                _ => warn_once(
+                    path,
+                    &format!("warning: ignoring {}: {}", path.display(), chain(err)),
+                ),
+            }
         }
         candidates
             .extend(scan.sets.into_iter().filter(|s| s.serves(goal)).map(|s| (s, dir.clone())));
@@ -139,12 +160,49 @@ fn find_set(dirs: &[PathBuf], goal: &Board, mode: LoadMode) -> Option<(PdbSet, P
             set.tables.iter().find_map(|t| check(t, stamped).err().map(|e| (t.path(), e)))
         {
             let file = path.map_or_else(|| dir.display(), Path::display);
-            eprintln!("warning: ignoring the {} set: {file}: {}", set.name, chain(&bad));
+            warn_once(
+                &dir.join(&set.name),
+                &format!("warning: ignoring the {} set: {file}: {}", set.name, chain(&bad)),
+            );
             continue;
         }
         return Some((set, dir));
     }
     None
+}
+
+/// Set when a set was skipped for want of memory, so that what follows says "instead".
+static SHORT_OF_MEMORY: AtomicBool = AtomicBool::new(false);
+
+/// Prints `text` on stderr unless a warning about `key` (a file, or a set in a folder) was
+/// printed already: the first-use build looks through the same folders again.
+fn warn_once(key: &Path, text: &str) {
+    static SAID: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+    if SAID.lock().map_or(true, |mut said| said.insert(key.to_path_buf())) {
+        eprintln!("{text}");
+    }
+}
+
+/// The set a table file belongs to (`4x4-7-8` for `4x4-7-8.p2.pdb`) and the bytes of all its
+/// files in that folder.
+fn set_of(path: &Path) -> (String, u64) {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let stem = name.strip_suffix(".pdb").unwrap_or(name);
+    let set = stem.rsplit_once(".p").map_or(stem, |(set, _)| set).to_string();
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let bytes = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let n = e.file_name();
+            let n = n.to_string_lossy();
+            n.strip_prefix(set.as_str()).is_some_and(|r| r.starts_with(".p") && r.ends_with(".pdb"))
+        })
+        .filter_map(|e| e.metadata().ok())
+        .map(|m| m.len())
+        .sum();
+    (set, bytes)
 }
 
 /// An error and its causes on one line (`PdbError::Io` keeps the system's reason as its source).
@@ -162,7 +220,7 @@ pub(crate) fn chain(err: &dyn std::error::Error) -> String {
 fn check(table: &PdbTable, stamped: bool) -> Result<(), fifteen_core::pdb::PdbError> {
     let path = table.path().filter(|_| stamped);
     if let Some(path) = path
-        && read_stamp(path).is_some_and(|s| Some(s) == stamp(path, table))
+        && read_stamp(path).is_some_and(|s| Some(s) == stamp(path, table.header().checksum))
     {
         return Ok(());
     }
@@ -175,7 +233,7 @@ fn check(table: &PdbTable, stamped: bool) -> Result<(), fifteen_core::pdb::PdbEr
     }
     table.verify()?;
     if let Some(path) = path {
-        write_stamp(path, table);
+        write_stamp(path, table.header().checksum);
     }
     Ok(())
 }
@@ -189,13 +247,13 @@ fn stamp_path(path: &Path) -> PathBuf {
 
 /// What a stamp records of `path` now: size, modification time in nanoseconds, and the header's
 /// checksum.
-fn stamp(path: &Path, table: &PdbTable) -> Option<String> {
+fn stamp(path: &Path, checksum: u64) -> Option<String> {
     let meta = std::fs::metadata(path).ok()?;
     let mtime = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?.as_nanos();
     Some(format!(
         "fifteen verified v1 size {} mtime_ns {mtime} checksum {:#018x}\n",
         meta.len(),
-        table.header().checksum
+        checksum
     ))
 }
 
@@ -207,8 +265,8 @@ fn read_stamp(path: &Path) -> Option<String> {
 
 /// Records that `table` (at `path`) verified. Best effort: in a read-only folder the table is
 /// simply verified again next time.
-pub(crate) fn write_stamp(path: &Path, table: &PdbTable) {
-    let Some(text) = stamp(path, table) else { return };
+pub(crate) fn write_stamp(path: &Path, checksum: u64) {
+    let Some(text) = stamp(path, checksum) else { return };
     let target = stamp_path(path);
     let tmp = target.with_extension(format!("verified.tmp-{}", std::process::id()));
     if std::fs::write(&tmp, text).is_err() || std::fs::rename(&tmp, &target).is_err() {
@@ -271,7 +329,7 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
     let dual = !opts.no_dual;
     if let Some((set, dir)) = find_set(&dirs, goal, mode) {
         let h = set.heuristic(goal, reflect, dual).map_err(|e| DbError(e.to_string()))?;
-        let hint = if set.name == "4x4-6-6-3" {
+        let hint = if set.name == "4x4-6-6-3" && !SHORT_OF_MEMORY.load(Ordering::Relaxed) {
             "; `cargo xtask gen-pdb` builds the faster 7-8 set"
         } else {
             ""
@@ -287,11 +345,16 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
     let size = goal.size();
     let searched: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     let missing = |why: &str| {
-        Found::Missing(format!(
-            "no pattern database for {size} serving goal {} in {}{why}",
-            goal.to_line(),
-            if searched.is_empty() { "any folder".to_string() } else { searched.join(", ") }
-        ))
+        let folders =
+            if searched.is_empty() { "any folder".to_string() } else { searched.join(", ") };
+        let goal = goal.to_line();
+        Found::Missing(if SHORT_OF_MEMORY.load(Ordering::Relaxed) {
+            format!(
+                "no pattern database for {size} serving goal {goal} in {folders} fits in memory"
+            )
+        } else {
+            format!("no pattern database for {size} serving goal {goal} in {folders}{why}")
+        })
     };
     let Some(p) = first_use_preset(size).and_then(preset) else {
         return Ok(missing(
@@ -327,11 +390,19 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
         ));
         return Ok(Found::Heuristic(Box::new(AnyHeuristic::Pdb(h))));
     }
-    eprintln!(
-        "no pattern database found; building the {} set into {} (once, a few seconds)",
-        p.name,
-        dir.display()
-    );
+    if SHORT_OF_MEMORY.load(Ordering::Relaxed) {
+        eprintln!(
+            "building the smaller {} set into {} instead (once, a few seconds)",
+            p.name,
+            dir.display()
+        );
+    } else {
+        eprintln!(
+            "no pattern database found; building the {} set into {} (once, a few seconds)",
+            p.name,
+            dir.display()
+        );
+    }
     if let Err(e) = build_set(&SetSpec::from(p), &dir, None, Progress::Auto) {
         return Ok(Found::BuildFailed(format!(
             "cannot build the {} databases in {}: {}",
@@ -343,7 +414,7 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
     match find_set(std::slice::from_ref(&dir), goal, mode) {
         Some((set, _)) => {
             let h = set.heuristic(goal, reflect, dual).map_err(|e| DbError(e.to_string()))?;
-            let hint = if p.name == "4x4-6-6-3" {
+            let hint = if p.name == "4x4-6-6-3" && !SHORT_OF_MEMORY.load(Ordering::Relaxed) {
                 "; `cargo xtask gen-pdb` builds the faster 7-8 set"
             } else {
                 ""
@@ -352,9 +423,10 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
             Ok(Found::Heuristic(Box::new(AnyHeuristic::Pdb(h))))
         }
         None => Ok(Found::BuildFailed(format!(
-            "the {} databases just built in {} do not load",
+            "the {} databases just built in {} do not {}",
             p.name,
-            dir.display()
+            dir.display(),
+            if SHORT_OF_MEMORY.load(Ordering::Relaxed) { "fit in memory" } else { "load" }
         ))),
     }
 }
@@ -365,7 +437,9 @@ pub(crate) fn run(args: &PdbArgs) -> anyhow::Result<u8> {
         PdbCommand::List(opts) => list(opts),
         PdbCommand::Info { file } => info(file),
         PdbCommand::Verify { files } => verify(files),
-        PdbCommand::Build { preset: name, opts } => build(name, opts),
+        PdbCommand::Build { preset: name, size, opts } => {
+            build(name.as_deref(), size.as_deref(), opts)
+        }
         PdbCommand::Install(a) => install::run(a),
     }
 }
@@ -451,7 +525,7 @@ fn verify(files: &[PathBuf]) -> anyhow::Result<u8> {
             Ok(table) => {
                 // A full check passed: refresh the stamp of a file that has one.
                 if stamp_path(file).is_file() {
-                    write_stamp(file, &table);
+                    write_stamp(file, table.header().checksum);
                 }
                 println!("{}: ok (checksum and histogram match)", file.display())
             }
@@ -464,16 +538,35 @@ fn verify(files: &[PathBuf]) -> anyhow::Result<u8> {
     Ok(if failed == 0 { exit::OK } else { exit::DATABASE })
 }
 
-fn build(name: &str, opts: &PdbOpts) -> anyhow::Result<u8> {
-    let p = preset(name).ok_or_else(|| {
-        let names: Vec<&str> = pdb_gen::PRESETS.iter().map(|p| p.name).collect();
-        exit::Usage(format!("unknown preset {name:?}; presets are {}", names.join(", ")))
-    })?;
+fn build(name: Option<&str>, size: Option<&str>, opts: &PdbOpts) -> anyhow::Result<u8> {
+    let p = match (name, size) {
+        (_, Some(size)) => {
+            let size: Size = size.parse().context("bad --size")?;
+            pdb_gen::default_for(size).ok_or_else(|| {
+                exit::Usage(format!(
+                    "no default set for {size} boards (sizes with one: {})",
+                    pdb_gen::default_sizes()
+                ))
+            })?
+        }
+        (name, None) => {
+            let name = name.unwrap_or("4x4-6-6-3");
+            preset(name).ok_or_else(|| {
+                let names: Vec<&str> = pdb_gen::PRESETS.iter().map(|p| p.name).collect();
+                exit::Usage(format!("unknown preset {name:?}; presets are {}", names.join(", ")))
+            })?
+        }
+    };
     let (_, dir) = search_dirs(opts);
     let dir = dir.ok_or_else(|| DbError("no folder to build in: pass --pdb-dir".into()))?;
     let _lock = DirLock::acquire(&dir).map_err(|e| DbError(format!("{e:#}")))?;
+    // One line on stderr when the build starts and one when it ends (a bar in between on a
+    // terminal); what was written goes to stdout.
+    eprintln!("building the {} set into {}", p.name, dir.display());
+    let took = Instant::now();
     let written =
         build_set(&SetSpec::from(p), &dir, None, Progress::Auto).map_err(|e| DbError(chain(&e)))?;
+    eprintln!("built the {} set in {} in {:.1?}", p.name, dir.display(), took.elapsed());
     for w in written {
         println!("wrote {} ({} bytes) in {:.1?}", w.path.display(), w.bytes, w.elapsed);
     }

@@ -16,6 +16,7 @@
 
 mod board;
 mod heuristic;
+mod lines;
 mod moves;
 pub mod pdb;
 mod search;
@@ -25,6 +26,7 @@ pub use heuristic::{
     AnyHeuristic, EXACT_MAX_CELLS, Exact, Heuristic, HeuristicKind, LinearConflict, Manhattan,
     Misplaced,
 };
+pub use lines::{BoundedLines, LineError, PositionLine, parse_position_line};
 pub use moves::{Dir, Notation, format_moves};
 pub use search::{
     Algorithm, LimitKind, Limits, Problem, SearchError, Solution, Stats, astar, bfs, greedy, ida,

@@ -63,17 +63,21 @@ pub fn build_pattern(
     tiles: &[u8],
     options: &BuildOptions<'_>,
 ) -> Result<Vec<u8>, GenError> {
-    let space = Space::new(size, goal, tiles)?;
-    match options.threads {
-        None => Ok(space.run(options)?),
-        Some(threads) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|e| GenError::ThreadPool { threads, reason: e.to_string() })?;
-            pool.install(|| space.run(options))
-        }
-    }
+    // A pool of our own rather than rayon's global one, whose start panics when the system
+    // refuses threads; with fewer threads the result is the same, only later.
+    let threads = options.threads.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .or_else(|_| rayon::ThreadPoolBuilder::new().num_threads(1).build())
+        .map_err(|e| {
+            let threads = match threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            };
+            GenError::ThreadPool { threads, reason: e.to_string() }
+        })?;
+    pool.install(|| Space::new(size, goal, tiles)?.run(options))
 }
 
 /// The fixed facts of one search: board geometry and pattern.

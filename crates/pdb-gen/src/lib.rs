@@ -34,8 +34,8 @@ use std::time::Duration;
 use fifteen_core::pdb::PdbError;
 
 pub use bfs::build_pattern;
-pub use preset::{PRESETS, Preset, file_name, preset};
-pub use set::{Progress, SetSpec, Written, build_set, level_line};
+pub use preset::{DEFAULTS, PRESETS, Preset, default_for, default_sizes, file_name, preset};
+pub use set::{Progress, SetSpec, Written, build_set};
 
 /// Generator name and version written into every file header.
 pub const GENERATOR: &str = concat!("pdb-gen ", env!("CARGO_PKG_VERSION"));
@@ -115,7 +115,7 @@ pub enum GenError {
         source: std::io::Error,
     },
     /// The thread pool could not start.
-    #[error("cannot start {threads} worker threads: {reason}")]
+    #[error("cannot start the build's worker threads ({threads} asked for, then 1): {reason}")]
     ThreadPool {
         /// Threads requested.
         threads: usize,

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::Parser;
 use fifteen_core::{Board, Size};
-use pdb_gen::{PRESETS, Progress, SetSpec, Written, build_set, preset};
+use pdb_gen::{PRESETS, Progress, SetSpec, Written, build_set, default_for, default_sizes, preset};
 
 /// Build additive pattern databases for sliding-tile puzzles.
 ///
@@ -20,7 +20,7 @@ struct Args {
     /// Build a preset (repeatable); see the list below.
     #[arg(long, value_name = "NAME")]
     preset: Vec<String>,
-    /// Board size of custom patterns, WxH.
+    /// Board size of custom patterns, WxH; alone, the default set of that size.
     #[arg(long, value_name = "WxH")]
     size: Option<Size>,
     /// A custom pattern: tiles in pattern order, comma-separated (repeatable).
@@ -64,17 +64,25 @@ fn run() -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let mut written = Vec::new();
     for job in &jobs {
+        // One line when a set starts and one when it ends: a bar shows the rest on a terminal.
+        eprintln!(
+            "building the {} set into {} ({} tables, {} entries)",
+            job.name,
+            args.out.display(),
+            job.patterns.len(),
+            job.entries()
+        );
+        let took = Instant::now();
         let files = build_set(job, &args.out, args.threads, Progress::Auto)
             .with_context(|| format!("cannot build {}", job.name))?;
-        for w in &files {
-            eprintln!(
-                "wrote {} ({} bytes, max entry {}, checked) in {:.1?}",
-                w.path.display(),
-                w.bytes,
-                w.max,
-                w.elapsed
-            );
-        }
+        let bytes = files.iter().map(|w| w.bytes).sum();
+        eprintln!(
+            "built the {} set: {} files, {}, read back and checked, in {:.1?}",
+            job.name,
+            files.len(),
+            human(bytes),
+            took.elapsed()
+        );
         written.extend(files);
     }
     summary(&written, start.elapsed());
@@ -116,11 +124,19 @@ fn jobs(args: &Args) -> anyhow::Result<Vec<SetSpec>> {
             format!("{size}-custom-{}", sizes.join("-"))
         });
         jobs.push(SetSpec { name, preset: None, size, goal, patterns });
-    } else if args.size.is_some() || args.name.is_some() {
-        bail!("--size and --name go with --pattern");
+    } else if args.name.is_some() {
+        bail!("--name goes with --pattern");
+    } else if let Some(size) = args.size {
+        // A size alone: its default set.
+        let p = default_for(size).with_context(|| {
+            format!("no default set for {size} boards (sizes with one: {})", default_sizes())
+        })?;
+        jobs.push(SetSpec::from(p));
     }
     if jobs.is_empty() {
-        bail!("nothing to build: give --preset NAME or --size WxH --pattern TILES (see --help)");
+        bail!(
+            "nothing to build: give --preset NAME, --size WxH (its default set), or --size WxH --pattern TILES (see --help)"
+        );
     }
     Ok(jobs)
 }
@@ -137,10 +153,11 @@ fn summary(written: &[Written], total: Duration) {
     println!("wrote {} file(s), {} in {:.1?}:", written.len(), human(total_bytes), total);
     for w in written {
         println!(
-            "  {:<40} {:>10} {:>8.1?}",
+            "  {:<40} {:>10} {:>8.1?}  max entry {}",
             w.path.display().to_string(),
             human(w.bytes),
-            w.elapsed
+            w.elapsed,
+            w.max
         );
     }
 }

@@ -79,6 +79,30 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
+/// The default set of each board size that has one, as (width, height, preset): what `fifteen
+/// pdb build --size WxH`, `pdb-gen --size WxH` (without `--pattern`) and `cargo xtask gen-pdb
+/// --size WxH` build.
+pub const DEFAULTS: &[(u8, u8, &str)] =
+    &[(3, 3, "3x3-8"), (4, 4, "4x4-7-8"), (5, 5, "5x5-6-6-6-6")];
+
+/// The default set of boards of `size`, if it has one ([`DEFAULTS`]).
+///
+/// ```
+/// use fifteen_core::Size;
+/// assert_eq!(pdb_gen::default_for(Size::S4X4).map(|p| p.name), Some("4x4-7-8"));
+/// ```
+pub fn default_for(size: Size) -> Option<&'static Preset> {
+    DEFAULTS
+        .iter()
+        .find(|&&(w, h, _)| usize::from(w) == size.width() && usize::from(h) == size.height())
+        .and_then(|&(_, _, name)| preset(name))
+}
+
+/// The sizes with a default set, for messages: `3x3, 4x4, 5x5`.
+pub fn default_sizes() -> String {
+    DEFAULTS.iter().map(|(w, h, _)| format!("{w}x{h}")).collect::<Vec<_>>().join(", ")
+}
+
 /// The preset called `name`, if any.
 pub fn preset(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)

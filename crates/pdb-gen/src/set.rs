@@ -1,5 +1,9 @@
-//! Building a whole set (one file per pattern) into a folder, with progress on stderr. Both the
-//! `pdb-gen` binary and `fifteen`'s first-use build go through [`build_set`].
+//! Building a whole set (one file per pattern) into a folder, with a progress bar on stderr when
+//! it is a terminal. Both the `pdb-gen` binary and `fifteen`'s builds go through [`build_set`].
+//!
+//! When stderr is not a terminal (a log, a CI run, a test), nobody watches a bar: [`build_set`]
+//! then prints nothing, and its callers say in one line when a build starts and in one when it
+//! ends.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -41,11 +45,18 @@ impl From<&Preset> for SetSpec {
 /// How progress is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Progress {
-    /// A bar on stderr if it is a terminal, else one log line per BFS level.
+    /// A bar on stderr while each table is built, if stderr is a terminal; else nothing.
     #[default]
     Auto,
     /// Nothing.
     Quiet,
+}
+
+impl SetSpec {
+    /// The entries of all its tables.
+    pub fn entries(&self) -> u64 {
+        self.patterns.iter().map(|p| placements(self.size.cells(), p.len())).sum()
+    }
 }
 
 /// One file written.
@@ -73,18 +84,12 @@ pub fn build_set(
     std::fs::create_dir_all(out)
         .map_err(|source| fifteen_core::pdb::PdbError::Io { path: out.to_path_buf(), source })?;
     let mut written = Vec::new();
+    let bar = progress == Progress::Auto && std::io::stderr().is_terminal();
     for (i, tiles) in spec.patterns.iter().enumerate() {
         let path = out.join(file_name(&spec.name, i));
         let took = Instant::now();
-        if progress == Progress::Auto {
-            eprintln!(
-                "building {} (pattern {tiles:?} on {}, {} entries)",
-                path.display(),
-                spec.size,
-                placements(spec.size.cells(), tiles.len())
-            );
-        }
-        let entries = build_one(spec, tiles, threads, progress)?;
+        let label = format!("{}/{}", i + 1, spec.patterns.len());
+        let entries = build_one(spec, tiles, threads, bar.then_some(label.as_str()))?;
         let meta = PdbMeta { generator: GENERATOR.to_string(), preset: spec.preset.clone() };
         write_pdb_file(&path, &spec.goal, tiles, &meta, &entries)?;
         drop(entries);
@@ -102,19 +107,18 @@ pub fn build_set(
     Ok(written)
 }
 
-/// Builds one pattern, with a bar on a terminal and log lines otherwise.
+/// Builds one pattern, with a bar labelled `bar` if given.
 fn build_one(
     spec: &SetSpec,
     tiles: &[u8],
     threads: Option<usize>,
-    progress: Progress,
+    bar: Option<&str>,
 ) -> Result<Vec<u8>, GenError> {
-    let show = progress == Progress::Auto;
-    let bar = (show && std::io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(1);
+    let bar = bar.map(|label| {
+        let bar = ProgressBar::new(1).with_prefix(label.to_string());
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {bar:30} {percent:>3}% {msg}",
+                "{spinner} {prefix} [{elapsed_precise}] {bar:25} {percent:>3}% {msg}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
@@ -122,26 +126,14 @@ fn build_one(
         bar
     });
     let report = |r: &LevelReport| {
-        if !show {
-            return;
-        }
-        match &bar {
-            Some(bar) => {
-                // The bar shows the share of the space; the message the rest, kept short so
-                // the line fits an 80-column terminal.
-                let secs = r.elapsed.as_secs_f64().max(1e-9);
-                let rate = r.reached as f64 / secs;
-                let left = r.space.saturating_sub(r.reached) as f64 / rate.max(1.0);
-                bar.set_length(r.space);
-                bar.set_position(r.reached);
-                bar.set_message(format!(
-                    "depth {}, {:.1} M states/s, ETA {left:.0}s",
-                    r.depth,
-                    rate / 1e6
-                ));
-            }
-            None => eprintln!("  {}", level_line(r)),
-        }
+        let Some(bar) = &bar else { return };
+        // The bar shows the share of the space; the message the rest, kept short so the line
+        // fits an 80-column terminal.
+        let rate = r.reached as f64 / r.elapsed.as_secs_f64().max(1e-9);
+        let eta = eta(r).map(|left| format!(", ETA {}s", left.as_secs())).unwrap_or_default();
+        bar.set_length(r.space);
+        bar.set_position(r.reached);
+        bar.set_message(format!("depth {}, {:.1} M states/s{eta}", r.depth, rate / 1e6));
     };
     let options = BuildOptions { threads, progress: Some(&report) };
     let entries = build_pattern(spec.size, &spec.goal, tiles, &options);
@@ -151,19 +143,15 @@ fn build_one(
     entries
 }
 
-/// One progress line: depth, states, share of the space, rate and ETA.
-pub fn level_line(r: &LevelReport) -> String {
-    let secs = r.elapsed.as_secs_f64().max(1e-9);
+/// The time left to build a table, once the levels so far say something about it: when a
+/// quarter of the states are reached and the build has run for a second. Before that the
+/// frontier is still growing, so the rate so far is far below the rate to come (at depth 0 a
+/// build of a fraction of a second showed an ETA of 929 s), and a short build needs no ETA.
+pub(crate) fn eta(r: &LevelReport) -> Option<Duration> {
+    let secs = r.elapsed.as_secs_f64();
+    if secs < 1.0 || r.reached.saturating_mul(4) < r.space || r.reached >= r.space {
+        return None;
+    }
     let rate = r.reached as f64 / secs;
-    let left = r.space.saturating_sub(r.reached) as f64 / rate.max(1.0);
-    format!(
-        "{secs:6.1}s depth {:>3}: {:>12} states, {:>12} reached ({:5.1}% of {}), {:.1} M states/s, ETA {left:.0}s{}",
-        r.depth,
-        r.frontier,
-        r.reached,
-        100.0 * r.reached as f64 / r.space.max(1) as f64,
-        r.space,
-        rate / 1e6,
-        if r.pull { " (pull)" } else { "" }
-    )
+    Some(Duration::from_secs_f64((r.space - r.reached) as f64 / rate))
 }

@@ -221,6 +221,16 @@ fn presets_are_partitions() {
 }
 
 #[test]
+fn each_default_is_a_preset_of_its_size() {
+    for &(w, h, name) in crate::preset::DEFAULTS {
+        let size = Size::new(w as usize, h as usize).unwrap();
+        let p = crate::default_for(size).unwrap_or_else(|| panic!("{name} is not a preset"));
+        assert_eq!((p.name, p.size()), (name, size));
+    }
+    assert!(crate::default_for(Size::new(3, 2).unwrap()).is_none());
+}
+
+#[test]
 fn bad_patterns_are_refused() {
     let size = Size::S3X3;
     let goal = Board::blank_first(size);
@@ -228,4 +238,30 @@ fn bad_patterns_are_refused() {
         let err = build_pattern(size, &goal, tiles, &BuildOptions::default()).unwrap_err();
         assert!(matches!(err, crate::GenError::BadPattern { .. }), "{tiles:?}: {err}");
     }
+}
+
+#[test]
+fn eta_only_once_it_means_something() {
+    use std::time::Duration;
+
+    use crate::LevelReport;
+    use crate::set::eta;
+
+    let at = |reached: u64, secs: f64| LevelReport {
+        depth: 10,
+        frontier: 1,
+        reached,
+        space: 1000,
+        elapsed: Duration::from_secs_f64(secs),
+        pull: false,
+    };
+    // Early levels: the rate so far says nothing about the rate to come.
+    assert_eq!(eta(&at(1, 5.0)), None);
+    assert_eq!(eta(&at(249, 5.0)), None);
+    // A short build needs none.
+    assert_eq!(eta(&at(600, 0.5)), None);
+    // Done: nothing left.
+    assert_eq!(eta(&at(1000, 5.0)), None);
+    // A quarter reached in 2 s: the rest at the same rate.
+    assert_eq!(eta(&at(250, 2.0)), Some(Duration::from_secs(6)));
 }

@@ -5,26 +5,31 @@ use super::{installed_name, parse_hex};
 #[test]
 fn artifact_names() {
     assert_eq!(
-        installed_name("fifteen-pdb-v1-4x4-6-6-3.p1.pdb.zst").ok().as_deref(),
+        installed_name("fifteen-pdb-v2-4x4-6-6-3.p1.pdb.zst").ok().as_deref(),
         Some("4x4-6-6-3.p1.pdb")
     );
     assert_eq!(
-        installed_name("fifteen-pdb-v1-4x4-7-8.p2.pdb.zst").ok().as_deref(),
+        installed_name("fifteen-pdb-v2-4x4-7-8.p2.pdb.zst").ok().as_deref(),
         Some("4x4-7-8.p2.pdb")
     );
     for bad in [
         "4x4-6-6-3.p1.pdb.zst",
-        "fifteen-pdb-v1-4x4-6-6-3.p1.pdb",
+        "fifteen-pdb-v2-4x4-6-6-3.p1.pdb",
         "fifteen-pdb-vX-4x4-6-6-3.p1.pdb.zst",
-        "fifteen-pdb-v1-.pdb.zst",
-        "fifteen-pdb-v1-..pdb.zst",
-        "fifteen-pdb-v1-a/b.pdb.zst",
-        "fifteen-pdb-v1-4x4.txt.zst",
+        "fifteen-pdb-v2-.pdb.zst",
+        "fifteen-pdb-v2-..pdb.zst",
+        "fifteen-pdb-v2-a/b.pdb.zst",
+        "fifteen-pdb-v2-4x4.txt.zst",
     ] {
         assert!(installed_name(bad).is_err(), "{bad}");
     }
-    let e = installed_name("fifteen-pdb-v2-4x4-6-6-3.p1.pdb.zst").expect_err("another version");
-    assert!(e.to_string().contains("format version 2"), "{e}");
+    let e = installed_name("fifteen-pdb-v3-4x4-6-6-3.p1.pdb.zst").expect_err("another version");
+    assert!(e.to_string().contains("format version 3"), "{e}");
+    // Version 1 artifacts are refused with the way to get version 2.
+    let e = installed_name("fifteen-pdb-v1-4x4-6-6-3.p1.pdb.zst").expect_err("version 1");
+    let text = e.to_string();
+    assert!(text.contains("format version 1 is no longer read"), "{text}");
+    assert!(text.contains("fifteen pdb build") && text.contains("fifteen pdb install"), "{text}");
 }
 
 #[test]

@@ -37,21 +37,14 @@ use std::time::{Duration, Instant};
 pub(crate) const PRUNE: u32 = u16::MAX as u32;
 
 /// Longest forbidden string [`Fsm::get`] recognises. Longer strings prune more but take longer to
-/// find. Measured (2 busy cores; nodes are IDA*'s on Korf's 100, mean per position, with the 6-6-3
-/// databases, 1 067 k without this pruning, and with 7-8 and reflection, 35.3 k without):
-///
-/// | L  | strings | states | enumeration | nodes 6-6-3 | nodes 7-8 |
-/// |----|---------|--------|-------------|-------------|-----------|
-/// | 10 | 358     | 1 384  | 0.09 s      | 686 k       | 27.2 k    |
-/// | 12 | 2 667   | 9 732  | 0.55 s      | 620 k       | 25.9 k    |
-/// | 13 | 4 437   | 16 736 | 1.6 s       |             |           |
-/// | 14 | 19 625  | 70 051 | 6.6 s       | 585 k       | 25.7 k    |
+/// find: with 12, IDA* generates 5 - 10% fewer nodes on Korf's 100 than with 10; 14 saves 1 - 6%
+/// more for an automaton seven times larger (figures in `docs/performance.md`).
 ///
 /// Enumerating them on every start would cost a one-position solve more than its search, so the
 /// strings for `L = 12` are generated once into `prune/forbidden.rs` (checked in, like
 /// rust-analyzer's generated sources); the test `forbidden_table_is_current` regenerates them and
 /// fails, rewriting the file, if they ever differ. Building the automaton from them takes about a
-/// millisecond. 14 would save under 1% more nodes for a table seven times larger.
+/// millisecond.
 pub(crate) const MAX_LEN: usize = 12;
 
 /// A deterministic automaton over the four directions that rejects (with [`PRUNE`]) every move
@@ -60,8 +53,7 @@ pub(crate) const MAX_LEN: usize = 12;
 pub(crate) struct Fsm {
     /// `next[state][d]`: the state after move `d`, or [`PRUNE`]. In 16 bits, 78 KB for the
     /// 9 732 states of `L = 12` instead of 156 KB, which stay in the cache better beside the
-    /// pattern databases' reads (measured: 7-8 and 6-6-3 0.985 - 0.99 of the time, 7 more
-    /// instructions per node for the widening).
+    /// pattern databases' reads.
     next: Vec<[u16; 4]>,
     /// Number of minimal forbidden strings the machine recognises.
     forbidden: usize,

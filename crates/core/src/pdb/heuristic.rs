@@ -31,146 +31,48 @@
 //! corner `b` the heuristic keeps the views (main and reflected) of `G'_b` = the goal with tiles
 //! `0` and `G(b)` exchanged, and at a node whose blank is on `b` takes the maximum of the
 //! regular views and of these *dual* views, read at `Y`'s placements. When `b = b_G`,
-//! `G'_b = G` and this is the classic simple dual, `Y = G ∘ s^-1 ∘ G`. The dual lookups depend
-//! on the whole board, so they are recomputed from the board at each such node; at other nodes
-//! their slots hold zeros. The maximum is inconsistent, which the searches' bidirectional
-//! pathmax turns into extra pruning. The 3x3 tests check the claim against exact distances:
-//! through an exact table the dual estimate equals the distance, through a partitioned table it
-//! never exceeds it.
+//! `G'_b = G` and this is the classic simple dual, `Y = G ∘ s^-1 ∘ G`. The 3x3 tests check the
+//! claim against exact distances: through an exact table the dual estimate equals the distance,
+//! through a partitioned table it never exceeds it.
 //!
-//! Dual lookups are an option, on by default in `fifteen` (measured, one thread, 2-core EPYC
-//! VM; children of equal estimate ordered by [`Heuristic::tie_break`]):
+//! Each dual lookup is a fresh rank and, with 7-8, a random read in 576 MB. Reading them only
+//! where the regular estimate does not already prune would need the search's bound, which
+//! [`Heuristic`] does not carry. They are an option, on by default in `fifteen`: fewer nodes for
+//! about the same time.
 //!
-//! | set, positions            | nodes without | nodes with | time with / without |
-//! |---------------------------|---------------|------------|---------------------|
-//! | 7-8, Korf's 100           | 25,197        | 19,614     | 1.00                |
-//! | 7-8, 80-move positions    | 7.85 M        | 6.63 M     | 1.10 - 1.15, now ~1 |
-//! | 6-6-3, Korf's 100         | 686 k         | 483 k      | 0.92                |
+//! # Shape of the per-node work
 //!
-//! (Since the speed-ups below, two 80-move positions take 2.27 - 2.33 s with and 2.23 - 2.42 s
-//! without, and Korf's 100 0.174 s against 0.173 s: a tie.)
+//! The searches spend most of their time here, and with large tables much of it waiting on
+//! memory, so the work per child is laid out to keep the path to the table reads short and free
+//! of branches on data:
 //!
-//! Each dual lookup is a fresh rank and, with 7-8, a random read in 576 MB, which is why the
-//! hardest positions took a little longer. Reading them only where the regular estimate does
-//! not already prune would need the search's bound, which [`Heuristic`] does not carry.
+//! - Lookups are lazy ([`Heuristic::LAZY`]): a [`PdbState`] holds each lookup slot's table
+//!   index and value, and a bit per slot whose index changed. `step_into` updates the indices in
+//!   place, `prefetch` starts the reads of the changed slots and `read_slot` / `resolve` read
+//!   them, so that a search can step and prefetch many children before it reads any.
+//! - An index is updated, not ranked again: only pattern tiles on the cells between a move's
+//!   ends change it, and there are such cells only in a view where the move is vertical
+//!   (`update`, branch-free through per-view move and contribution tables; [`Fixed16`] for the
+//!   two views of a 4x4 set).
+//! - Dual indices depend on the whole board, so they are ranked afresh at each corner node, all
+//!   of a view's patterns at once in SIMD lanes where the board has 16 cells (`lanes16.rs`).
+//! - The variants of [`PdbHeuristic`] for the common 4x4 sets fix the counts of patterns and
+//!   views at compile time, so that the loops over them unroll.
+//! - Each slot reads its table through an [`Entries`]: one load from the slot to the address.
 //!
-//! # Speed
+//! # Invariants
 //!
-//! With 7-8 the search waits on memory for about 40% of its time (reading entries in `resolve`,
-//! and the `prefetcht0` that starts each read), so what pays is taking work off the path to
-//! those reads and out of the branch predictor's way, not cutting instructions. Measured with
-//! two 80-move positions, one thread, 2-core EPYC VM, time after / before (noise about 2%;
-//! node and lookup counts unchanged throughout), instructions for 10 of Korf's positions:
+//! - Every view's sum is admissible, so their maximum is. It is not consistent (an entry is a
+//!   minimum over blank positions, and dual lookups come and go), which BPMX turns into pruning.
+//! - The dual slots hold zeros, index and value, at nodes whose blank no dual view serves, and
+//!   always without dual lookups: [`PdbLookup::estimate_slots`] may read them.
+//! - Every table has fewer than 2^32 entries ([`PdbHeuristic::new`] refuses others), so indices
+//!   fit a `u32` and [`Fixed16`]'s sums modulo 2^32 give the same index.
+//! - Addresses computed without bounds checks only feed prefetches, which never fault; reads are
+//!   checked.
 //!
-//! | change                                                         | time        | instructions   |
-//! |----------------------------------------------------------------|-------------|----------------|
-//! | `update` branch-free: per-view move and contribution tables    | 0.85 - 0.86 | 172 M -> 178 M |
-//! | then `resolve` inlined, stale bits in a local (no reload)      | 0.92 - 0.95 | 178 M -> 175 M |
-//! | both (8.7 -> 10.8 M nodes/s)                                   | 0.80 - 0.83 | 172 M -> 175 M |
-//! | then each slot's entries as a pointer and length (`Entries`)   | 0.96 - 0.98 |                |
-//!
-//! Tried and not kept (time after / before on top of the kept changes, within noise or
-//! worse): dual ranks as a sum of digit times place value instead of Horner's chain (1.00,
-//! then 1.03, though 0.4% fewer instructions); prefetching and reading every slot in a loop of
-//! fixed length, the fresh ones at entry 0, instead of a loop over the stale bits (0.99);
-//! `step_into` copying field by field with the stale bits cleared, so that a child's indices
-//! and prefetches do not wait for the stores of the parent's values (0.99); the fields that
-//! `update` reads hoisted into locals (0.985); the heuristic's fields as boxed slices (1.02,
-//! a layout effect); the dual slots cleared by masks at every step instead of behind a branch
-//! on whether the blank left a corner (1.09); then, on top of `Entries` (the lookup's address
-//! one load from the slot, instead of through `tables[table_of[slot]]`, its `Arc` and its
-//! storage): the dual slots prefetched in `set_duals` as they are computed and `prefetch` over
-//! the regular slots only, a loop of fixed length for 7-8 (1.00); the dual test in `update`
-//! as one branch (`dual_group[from] & dual_group[to]`) instead of two (1.005); the `Entries`
-//! in an array in the heuristic instead of a `Vec` (1.00; kept since, see below).
-//!
-//! Before those, stepping children in place (`step_into`; a state built in a local and then
-//! copied whole was read back wide over narrow stores, which the processor cannot forward) and
-//! searching children in a sorted order of their slots instead of moving them: 0.93 - 0.97.
-//!
-//! Since lanes (`search/lanes.rs`) hide most of the wait, the 7-8 search runs within 10% of
-//! the node rate of 6-6-3, whose tables stay in the cache: most of what is left is the
-//! processor's own work, about 760 instructions per node generated on Korf's 100
-//! (`callgrind`), and the rest the prefetches and reads (see `search/lanes.rs`). Cuts of a few
-//! percent of the instructions did not show in the time; the dual ranks in lanes, which also
-//! broke four serial chains of multiplies, did. Korf's 100 x5 as a one-thread batch, best of four
-//! or more alternating runs (noise about 1%):
-//!
-//! | change                                                         | time | instructions |
-//! |----------------------------------------------------------------|------|--------------|
-//! | `update` reads `movers` (small, per view and tile) and 3 cells | 0.98 | 846 -> 826   |
-//! | dual ranks 16 lanes at a time (`lanes16.rs`)                   | 0.93 | 826 -> 756   |
-//!
-//! (3 cells between a vertical move's ends on every board up to 4 wide, padded with the blank's
-//! cell, so that the loop unrolls; in `lanes16.rs` two byte shuffles gather a view's cells and
-//! 15 compares give every digit.)
-//!
-//! Tried and not kept: the estimate and the tie-break in one pass (2.5% fewer instructions,
-//! 1.01); no bounds checks on the board in `update` nor on the kids in `settle`'s read loop
-//! (2.6% fewer, 0.998); every slot prefetched in a loop of fixed length (1.017); the loops of
-//! `h` and `tie_break` over all slots with fixed lengths (4% fewer, 1.03: the compiler reads
-//! the values as one vector, over the narrow stores that just wrote them, which the processor
-//! cannot forward); the parent's values copied byte by byte so that no wide read waits for
-//! them (1.014); built for x86-64-v3 (AVX2, BMI2) instead of v2: 0.97, not worth leaving older
-//! processors out; profile-guided optimisation (trained on Korf's 100 with 7-8): 1.005; the
-//! state aligned to a cache line, so that a child's copy never straddles two (1.015); the
-//! tables of `update` taken as slices before its loop and the slot clamped rather than taken
-//! modulo 12 (2% fewer instructions; 0.98, then 1.00).
-//!
-//! Where the time goes, measured by doing one part twice (the copy discarded) and timing
-//! Korf's 100 x5 with 7-8: the regular views' index updates about 14%, the dual ranks about
-//! 7%, the copy of the parent's state 3%, the estimate and tie-break of each child 5%, the
-//! sorting network 2%, and the loops over the stale slots 6% (prefetching) and 8% (reading:
-//! the second pass finds its lines in the cache, so this is the loop's own cost, probably the
-//! exits that vary with the number of stale slots). Loops of fixed length in their place did
-//! not pay (0.99 and 1.017 above), nor did reading each child on its own, one read per regular
-//! view and the dual slots behind one branch (1.07, 5% more instructions). The memory the
-//! prefetches cannot hide is about 11 ns of a node's 64 (see `search/lanes.rs`).
-//!
-//! Then the counts fixed at compile time, and shorter dual ranks (Korf's 100 x5, one thread,
-//! 7-8; best of six alternating runs; instructions per node generated):
-//!
-//! | change                                                         | time | instructions |
-//! |----------------------------------------------------------------|------|--------------|
-//! | 7-8 and 6-6-3 with reflection as variants with `NP`, `NV` fixed | 0.93 - 0.97 | 761 -> 614 |
-//! | dual ranks in 7 rounds of shifted lanes instead of 15 (`lanes16.rs`) | 0.96 | 614 -> 594 |
-//! | dual ranks summed by Horner's rule in three multiply-adds       | 0.975 | 594 -> 585 |
-//!
-//! (6-6-3 on Korf's 100: 0.95 and 0.96.) Tried on top and not kept: the cells between a move's ends
-//! summed in the one view where the move is vertical, instead of in both (0.99, the same
-//! instructions; kept since, in another form: below); the slots' entries in a boxed array indexed
-//! by the slot masked, no bounds check (582 instructions, 1.00); the dual ranks read from the
-//! parent's board held in a register, moved there, instead of from the cells just stored (1.00);
-//! the automaton's row of each child prefetched as it is stepped (1.006); the automaton's rows as
-//! 16-bit states, half the size (1.01; kept since, 0.985 - 0.99: see `moves/prune.rs`); 4 lanes
-//! instead of 3 (1.00). With fewer instructions the prefetches' share of the samples grew to about
-//! a third (`perf`, cpu-clock): what is left is mostly the memory's.
-//!
-//! Then fewer instructions around the index updates and prefetches (Korf's 100 x5 with 7-8,
-//! and Korf's 100 with 6-6-3, one thread pinned to one core; 10 - 20 alternating runs, the
-//! ratio of the fastest runs and the median of the runs' pairwise ratios, since the machine's
-//! noise reached 10%):
-//!
-//! | change                                         | 7-8         | 6-6-3       | instructions |
-//! |------------------------------------------------|-------------|-------------|--------------|
-//! | `update` through [`Fixed16`]; unchecked prefetch | 0.95 - 0.99 | 0.97 - 0.99 | 585 -> 543   |
-//! | the slots' [`Entries`] in an array, not a `Vec`  | 0.995       | 0.985       | 543 -> 539   |
-//! | one view sums the cells between ([`Move16`])     | 0.95 - 0.96 | 0.96        | 539 -> 515   |
-//! | the lanes' path rebuilt at the end (`lanes.rs`)  | noise       | 0.975 - 0.99 | 515 -> 502  |
-//! | **the four above**                             | **0.935**   | **0.913**   | 585 -> 502   |
-//! | the automaton's rows in 16 bits (`moves/prune.rs`) | 0.985 - 0.99 | 0.99      | 502 -> 509   |
-//!
-//! (The same sum in one view measured 0.99 above, with the same instruction count; through
-//! [`Fixed16`], with the view read from the move's entry and the other view's loads skipped behind
-//! a branch, the instructions fell by 24 and the time by 4 - 5%, the node and lookup counts and the
-//! moves unchanged.) A cut in instructions shows fully with 6-6-3, whose tables stay in the cache,
-//! and less with 7-8, where part of the time goes to the memory. Tried and not kept: the children's
-//! values gathered in a register (a `u64` per child), so that the estimate and tie-break need no
-//! byte stores read back (624 instructions, 1.04); reads through arrays of base addresses and
-//! lengths rather than of [`Entries`] (527 instructions, 0.985 with 6-6-3, within the noise with
-//! 7-8, and it needs a read from a bare address); `settle` given the kids' whole array and their
-//! count, so that the read loop indexes it without a bounds check (555 instructions: its other
-//! loops compiled worse); each child's automaton row prefetched as it is stepped, again (1.00).
+//! What each of these choices was worth, and the levers tried and not kept, is in
+//! `docs/performance.md`.
 
 use std::sync::Arc;
 
@@ -272,8 +174,7 @@ struct DualView {
 /// 12 lookups per position (the 4x4 sets with reflection, and 6-6-3 with dual lookups too) keep a
 /// compact per-node state; among them, two or three patterns through two views (7-8 and 6-6-3
 /// with reflection) also have those counts fixed at compile time; other boards use the general
-/// one. [`PdbHeuristic::new`] picks. (Room for 12 rather than 8 lookups made no measurable
-/// difference to 7-8 and took 8% off 6-6-3 with dual lookups.)
+/// one. [`PdbHeuristic::new`] picks.
 #[derive(Clone, Debug)]
 pub enum PdbHeuristic {
     /// Two patterns seen through two regular views on boards of at most 16 cells and 4
@@ -292,9 +193,7 @@ pub enum PdbHeuristic {
 /// (views times patterns) per position.
 ///
 /// `NP` and `NV`, when not 0, are the numbers of patterns and of regular views, fixed at compile
-/// time so that the loops over them in the per-node work unroll: for the 7-8 set with
-/// reflection, 761 -> 614 instructions per node generated and 0.93 - 0.97 of the time (Korf's
-/// 100 x5, one thread); for 6-6-3, 0.95 (Korf's 100). 0 means counted at run time.
+/// time so that the loops over them in the per-node work unroll. 0 means counted at run time.
 #[derive(Clone, Debug)]
 pub struct PdbLookup<
     const CELLS: usize,
@@ -317,7 +216,7 @@ pub struct PdbLookup<
     /// The entries of each lookup slot's table (`tables[slot % patterns]`): one load from the
     /// slot to the address, instead of a chain through the table's `Arc` and storage.
     /// In an array of `LOOKUPS` ([`Entries::EMPTY`] on unused slots), so that indexing it by
-    /// a slot masked needs no bounds check (measured: see the module docs, "Speed").
+    /// a slot masked needs no bounds check.
     entries: [Entries; LOOKUPS],
     /// `steps[(v * CELLS + from) * CELLS + to]`: where a tile sliding from `from` to `to` goes
     /// in view `v` (see [`Step`]).
@@ -341,9 +240,7 @@ pub struct PdbLookup<
 /// through masks, so that no read needs a bounds check, and with 4-byte contributions (added
 /// modulo 2^32, which gives the same index: a valid index fits 32 bits). Of the two views (one
 /// the other's reflection through the diagonal of the blank's corner) exactly one sees a move
-/// as vertical, so only that one sums the cells between its ends. Measured with the other
-/// changes of the module docs' last table: 7-8 with reflection went from 585 to 502
-/// instructions per node generated and took 0.935 of the time, 6-6-3 0.913.
+/// as vertical, so only that one sums the cells between its ends.
 #[derive(Clone, Debug)]
 struct Fixed16 {
     /// `movers[v * 16 + t]`, as [`PdbLookup`]'s.
@@ -868,7 +765,7 @@ impl<const CELLS: usize, const LOOKUPS: usize, const NP: usize, const NV: usize>
     /// cell between, a table entry for (r, the tile there): `-weight[r]` for a pattern tile
     /// ranked before `r`, its own weight for one ranked after, 0 otherwise (the blank too, which
     /// is what a horizontal move's padding reads). Whether a tile between is in the pattern and
-    /// ranked before is data the branch predictor cannot guess (measured: see the module docs).
+    /// ranked before is data the branch predictor cannot guess.
     #[inline(always)]
     fn update(
         &self,

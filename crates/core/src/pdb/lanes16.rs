@@ -10,16 +10,14 @@
 //! 2. each tile's digit, its cell minus the cells of the tiles ranked before it in its pattern
 //!    that are lower: for each distance `k` up to the longest pattern's length - 1, every lane
 //!    compared with the lane `k` before it (a byte shuffle that gives nothing where that lane
-//!    is in another pattern). 7 rounds for 7-8, instead of 15 of every lane against one lane:
-//!    0.96 of the time, Korf's 100 x5 on one thread;
+//!    is in another pattern): 7 rounds for 7-8, instead of 15 of every lane against one lane;
 //! 3. the index of each pattern: the digits times their place values, summed over the
 //!    pattern's lanes. Where the patterns fit whole groups of 4 lanes (7-8, not 6-6-3), by
-//!    Horner's rule in three multiply-adds ([`Sum::Packed`]): 0.975 of the time, 585 instead
-//!    of 594 instructions per node.
+//!    Horner's rule in three multiply-adds ([`Sum::Packed`]).
 //!
 //! [`DualLanes::indices`] gives exactly what `rank_cells` gives (the tests compare them). On
 //! other targets, or built without SSE4.1, [`DualLanes::new`] gives `None` and the caller ranks
-//! tile by tile.
+//! tile by tile. (What each step was worth: `docs/performance.md`.)
 
 use super::rank::placements;
 

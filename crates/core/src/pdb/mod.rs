@@ -9,8 +9,9 @@ mod set;
 mod table;
 
 pub use format::{
-    ENDIANNESS_CHECK, EntryEncoding, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN, Pdb, PdbError,
-    PdbHeader, PdbMeta, UNREACHABLE, encode, encode_header, write_pdb_file,
+    ENDIANNESS_CHECK, EntryCheck, EntryEncoding, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN, PREFIX_LEN,
+    Pdb, PdbError, PdbHeader, PdbMeta, UNREACHABLE, check_version, decode_header, encode,
+    encode_header, head_len, reseal_header_checksum, write_pdb_file,
 };
 pub use heuristic::{PdbHeuristic, PdbLookup, PdbState, serves_goal};
 pub use rank::{placements, rank, rank_cells, unrank};

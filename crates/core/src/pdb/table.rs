@@ -57,13 +57,22 @@ impl PdbTable {
                 "not a regular file",
             )));
         }
+        // Mapping or reading a table can fail for want of memory or address space (a
+        // `ulimit -v`, a container): say so, rather than blame the path.
+        let bytes = meta.len();
+        let load = |e: std::io::Error| match e.kind() {
+            std::io::ErrorKind::OutOfMemory => {
+                PdbError::OutOfMemory { path: path.to_path_buf(), bytes }
+            }
+            _ => PdbError::Io { path: path.to_path_buf(), source: e },
+        };
         let storage = match mode {
             // An anonymous map cannot be empty; an empty file is refused by the parser anyway.
-            LoadMode::Resident if meta.len() == 0 => Storage::Owned(Vec::new()),
-            LoadMode::Resident => Storage::Mapped(read_resident(path, meta.len()).map_err(io)?),
+            LoadMode::Resident if bytes == 0 => Storage::Owned(Vec::new()),
+            LoadMode::Resident => Storage::Mapped(read_resident(path, bytes).map_err(load)?),
             LoadMode::Mmap => {
                 let file = File::open(path).map_err(io)?;
-                Storage::Mapped(map(&file).map_err(io)?)
+                Storage::Mapped(map(&file).map_err(load)?)
             }
         };
         PdbTable::new(storage, Some(path.to_path_buf()), mode)
@@ -217,7 +226,7 @@ fn read_resident(path: &Path, len: u64) -> std::io::Result<Mmap> {
 
 /// A table's entries as a pointer and a length, for the search's lookups: reading an entry
 /// through one of these is one load for the address instead of a chain through the table's
-/// `Arc` and storage (measured: see `pdb/heuristic.rs`, "Speed"). It holds a reference to the
+/// `Arc` and storage (measured: see `docs/performance.md`). It holds a reference to the
 /// table, so the entries outlive it.
 #[derive(Clone, Debug)]
 pub(crate) struct Entries {
@@ -277,8 +286,8 @@ pub fn prefetch(byte: &u8) {
 
 /// Starts loading the cache line at `address`. Any address will do: a prefetch is only a hint,
 /// so the searches compute the address of an entry without checking its index against the
-/// table (measured: see `pdb/heuristic.rs`, "Speed"). Prefetching every child's entries before
-/// reading any lets the misses overlap (see ARCHITECTURE.md, "Speed").
+/// table (measured: see `docs/performance.md`). Prefetching every child's entries before
+/// reading any lets the misses overlap (see `search/ida.rs`).
 #[inline(always)]
 #[cfg_attr(target_arch = "x86_64", expect(unsafe_code))]
 pub(crate) fn prefetch_address(address: usize) {

@@ -5,48 +5,24 @@
 //! Two refinements for heuristics that read large tables ([`Heuristic::LAZY`]):
 //! - table reads are software-pipelined one level ahead. When a node's children have been read
 //!   and sorted, the children of *every* child within the bound are stepped and their entries
-//!   prefetched, all before the search descends into the first child; each child then finds
-//!   its own children stepped and (mostly) loaded. With only one batch of children per
-//!   expansion in flight, every expansion waited about one memory latency; now the batches of
-//!   all siblings overlap, and every child but the first has had its siblings' subtrees' time
-//!   to load (measured: 17% more nodes per second with the 7-8 databases). Nodes are counted
-//!   when their parent is expanded, not when they are stepped, so the order of the search and
-//!   the node counts are those of the plain depth-first search. The first child still waits
-//!   for reads prefetched just before; interleaving several searches per thread (*lanes*,
-//!   `lanes.rs`) gives those reads the other lanes' expansions to arrive. (Lanes were first
-//!   tried before the branch and memory fixes below, and were then no faster than this
-//!   pipeline; on top of them, 3 lanes take 0.85 - 0.89 of the time.)
+//!   prefetched, all before the search descends into the first child, so
+//!   the reads of all siblings' children overlap and each child finds its own children stepped
+//!   and (mostly) loaded. Nodes are counted when their parent is expanded, not when they are
+//!   stepped, so the order of the search and the node counts are those of the plain
+//!   depth-first search. The first child still waits for reads prefetched just before;
+//!   interleaving several searches per thread (*lanes*, `lanes.rs`) gives those reads the other
+//!   lanes' expansions to arrive.
 //! - bidirectional pathmax (BPMX, Felner et al. 2005): a child's estimate minus one bounds the
 //!   parent's, and the parent's minus one bounds every child's. The database heuristic is
 //!   admissible but not consistent (entries are minima over blank positions), so this prunes.
 //!   Children are then searched cheapest first, which finds the answer sooner in the last
 //!   iteration.
 //!
-//! The children within the bound are a prefix of the sorted order, so both loops over them
-//! run over a counted prefix instead of testing each child (a branch on table values, which
-//! the predictor cannot guess): 0.95 of the time. The reads of all the children of a node are
-//! then one loop over a mask of all their stale slots (16 bits per child) before any estimate
-//! is computed, instead of a loop per child whose length (2 reads, 6 at a corner) the predictor
-//! cannot guess: 0.94 - 0.97.
-//!
-//! Tried on the stepping of children and not kept (time after / before, 7-8 databases, see
-//! `pdb/heuristic.rs` for what was kept): stepping two levels ahead on the first child's
-//! path, whose children are read right after they are stepped (the children of its children
-//! stepped from their unread states and completed once those are read): it hid most of the
-//! wait for those reads but cost more work than it saved (1.28; 1.15 when only a first child
-//! without siblings' steps to cover it got it); all prefetches of an expansion issued together
-//! after all its steps (1.05); the moves to make as a bit set, one loop over its
-//! bits instead of a test per direction (1.035); each child prefetched as soon as it is
-//! stepped rather than after its siblings (1.00); the automaton's row read when a child is
-//! stepped and kept in the child, off the path of its own children's steps (1.025); children
-//! aligned to cache lines (1.00); the automaton's table in `u16` (half of its 155 KB; 0.99 and
-//! 1.00); `prefetchnta` instead of `prefetcht0` (1.01); the automaton's row of each child
-//! prefetched when it is stepped (1.01, though 3% of the samples wait on loading that row); the
-//! prefetches of a node's children as one loop over a mask, like the reads below (0.97 - 0.99
-//! together with the reads' loop, 0.94 - 0.97 without it). On top of the reads' single loop:
-//! `settle`'s loops over all four slots with the ones past the count masked out, for loop
-//! lengths that do not depend on the data (1.09); `step_kids`' legality and automaton tests as
-//! one non-short-circuit test (1.00).
+//! Which child is cheaper, or within the bound, depends on table values the branch predictor
+//! cannot guess, so the loops over children do not branch on them: the children within the
+//! bound are a prefix of the sorted order and are counted, not tested; the reads of all the
+//! children of a node are one loop over a mask of their stale slots (16 bits per child) before
+//! any estimate; and the sort is a network of compare-exchanges.
 //!
 //! **Duplicate paths.** Each node carries the state of a finite-state machine over the moves
 //! from the root ([`Fsm`], Taylor & Korf 1993): a move that completes a string with a no longer,
@@ -60,7 +36,9 @@
 //! the solution a single thread finds, so the moves are the same for every thread count. With
 //! [`Limits::lanes`] above one, each thread interleaves that many subtrees (one thread too: the
 //! iteration is split for it alone); the moves stay the same, and the last iteration may
-//! generate a few more nodes (0.06% on an 80-move position) for a 0.87 - 0.89 time.
+//! generate a few more nodes.
+//!
+//! What these choices were worth, and what was tried and not kept: `docs/performance.md`.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -274,15 +252,15 @@ fn iteration<H: Heuristic>(
             t.stop = t.stop.or(local.stop);
         }
     };
-    if threads == 1 {
+    std::thread::scope(|scope| {
+        // The calling thread is one of the `threads`. A thread the system refuses to start
+        // (memory or thread limits) leaves its share to the others, since every thread takes
+        // subtrees from the same counter: the answer is the same, only later.
+        for _ in 1..threads {
+            let _ = std::thread::Builder::new().spawn_scoped(scope, work);
+        }
         work();
-    } else {
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(work);
-            }
-        });
-    }
+    });
     let mut out = totals.into_inner().unwrap_or_default();
     let found = split.results.into_inner().unwrap_or_default().into_iter().min_by_key(|(i, _)| *i);
     if let Some((_, path)) = found {
@@ -460,8 +438,10 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
                 let kid = Kid { dir: 0, to: 0, h: 0, fsm: 0, state: *state };
                 self.levels.push([[kid; 4]; 4]);
             }
+            let stepper = self.shared.stepper();
             let kids = &mut self.levels[0][0];
-            let count = step_kids(&self.shared.stepper(), &mut self.cells, blank, state, fsm, kids);
+            let count = stepper.step(&mut self.cells, blank, state, fsm, kids);
+            stepper.prefetch(&kids[..count]);
             self.expand_lazy(blank, h, g, (0, 0), count)
         } else {
             self.expand(blank, state, g, fsm)
@@ -550,14 +530,11 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             let to = kid.to as usize;
             self.cells[blank] = self.cells[to];
             self.cells[to] = 0;
-            grand_count[i] = step_kids(
-                &self.shared.stepper(),
-                &mut self.cells,
-                to,
-                &kid.state,
-                kid.fsm,
-                &mut next[0][i],
-            );
+            let stepper = self.shared.stepper();
+            let grand = &mut next[0][i];
+            let count = stepper.step(&mut self.cells, to, &kid.state, kid.fsm, grand);
+            stepper.prefetch(&grand[..count]);
+            grand_count[i] = count;
             self.cells[to] = self.cells[blank];
             self.cells[blank] = 0;
         }
@@ -607,8 +584,9 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
     ) -> Option<Kids<H::State>> {
         self.expanded += 1;
         let mut kids = [Kid { dir: 0, to: 0, h: 0, fsm: 0, state: *state }; 4];
-        let count =
-            step_kids(&self.shared.stepper(), &mut self.cells, blank, state, fsm, &mut kids);
+        let stepper = self.shared.stepper();
+        let count = stepper.step(&mut self.cells, blank, state, fsm, &mut kids);
+        stepper.prefetch(&kids[..count]);
         if self.count(count as u64) {
             return None;
         }
@@ -714,59 +692,50 @@ pub(super) struct Kid<S> {
     pub(super) state: S,
 }
 
-/// [`step_unfetched`], then prefetches the children's entries.
-#[inline(always)]
-pub(super) fn step_kids<H: Heuristic>(
-    shared: &Stepper<'_, H>,
-    cells: &mut [u8; MAX_CELLS],
-    blank: usize,
-    state: &H::State,
-    fsm: u32,
-    kids: &mut [Kid<H::State>; 4],
-) -> usize {
-    let count = step_unfetched(shared, cells, blank, state, fsm, kids);
-    for kid in &kids[..count] {
-        shared.h.prefetch(&kid.state);
-    }
-    count
-}
-
-/// Steps the children of the node on `cells` (blank on `blank`, heuristic state `state`,
-/// automaton state `fsm`) into `kids`; returns how many there are. `cells` is left as it was.
-/// Counts nothing: a node counts when its parent is expanded.
-#[inline(always)]
-pub(super) fn step_unfetched<H: Heuristic>(
-    shared: &Stepper<'_, H>,
-    cells: &mut [u8; MAX_CELLS],
-    blank: usize,
-    state: &H::State,
-    fsm: u32,
-    kids: &mut [Kid<H::State>; 4],
-) -> usize {
-    let hs = shared.h;
-    let n = shared.n;
-    let next = *shared.table.of(blank);
-    let steps = shared.fsm.row(fsm);
-    let mut count = 0;
-    for (d, (&to, &kid_fsm)) in next.iter().zip(&steps).enumerate() {
-        if to == NONE || kid_fsm == PRUNE {
-            continue;
+impl<H: Heuristic> Stepper<'_, H> {
+    /// Steps the children of the node on `cells` (blank on `blank`, heuristic state `state`,
+    /// automaton state `fsm`) into `kids`; returns how many there are. `cells` is left as it
+    /// was. Counts nothing: a node counts when its parent is expanded.
+    #[inline(always)]
+    pub(super) fn step(
+        &self,
+        cells: &mut [u8; MAX_CELLS],
+        blank: usize,
+        state: &H::State,
+        fsm: u32,
+        kids: &mut [Kid<H::State>; 4],
+    ) -> usize {
+        let next = *self.table.of(blank);
+        let steps = self.fsm.row(fsm);
+        let mut count = 0;
+        for (d, (&to, &kid_fsm)) in next.iter().zip(&steps).enumerate() {
+            if to == NONE || kid_fsm == PRUNE {
+                continue;
+            }
+            let to = to as usize;
+            let tile = cells[to];
+            cells[blank] = tile;
+            cells[to] = 0;
+            // At most four moves, so `count` stays below 4.
+            let kid = &mut kids[count % 4];
+            kid.dir = d as u8;
+            kid.to = to as u8;
+            kid.fsm = kid_fsm;
+            self.h.step_into(state, &mut kid.state, &cells[..self.n], tile, to, blank);
+            cells[to] = tile;
+            cells[blank] = 0;
+            count += 1;
         }
-        let to = to as usize;
-        let tile = cells[to];
-        cells[blank] = tile;
-        cells[to] = 0;
-        // At most four moves, so `count` stays below 4.
-        let kid = &mut kids[count % 4];
-        kid.dir = d as u8;
-        kid.to = to as u8;
-        kid.fsm = kid_fsm;
-        hs.step_into(state, &mut kid.state, &cells[..n], tile, to, blank);
-        cells[to] = tile;
-        cells[blank] = 0;
-        count += 1;
+        count
     }
-    count
+
+    /// Starts loading the table entries that the stepped `kids` will read.
+    #[inline(always)]
+    pub(super) fn prefetch(&self, kids: &[Kid<H::State>]) {
+        for kid in kids {
+            self.h.prefetch(&kid.state);
+        }
+    }
 }
 
 /// Reads the entries of the stepped `kids` of a node with estimate `h` at depth `g` and applies

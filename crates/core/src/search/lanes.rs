@@ -9,52 +9,29 @@
 //! unlike splitting one position's tree, interleaving costs no extra nodes.
 //!
 //! The search of a lane is the recursion of `ida.rs` turned into a loop over an explicit
-//! stack of frames, so that it can stop after any expansion and resume later.
+//! stack of frames, so that it can stop after any expansion and resume later. An expansion is
+//! `ida.rs`'s `expand_lazy`, except that its prefetches go out in one burst after all of its
+//! stepping. The path to the current node is not kept: a lane that finds the goal rebuilds it
+//! from its frames.
 //!
-//! Measured with 7-8 on one thread of a 2-core EPYC VM, time with lanes / one at a time (runs
-//! vary by a few percent): Korf's 100 as a batch 0.77 - 0.87 with 3 or 4 lanes, 0.79 - 0.95
-//! with 2, no better with 6 or 8; the 20 hardest positions as a batch 0.84 with 3; one 80-move
-//! position split in 3 lanes 0.89 on one thread, 0.87 on two. With 6-6-3, whose 11 MB of
-//! tables stay in the cache, there is little to hide: Korf's 100 takes 1.015 (best of five).
-//! The waits left are on the prefetches themselves (about a fifth of the samples, however many
-//! lanes), so more lanes do not help; prefetching the automaton's rows, `prefetcht1` or
-//! `prefetchnta` (1.00), each lookup prefetched as its index is computed (1.05) and dual ranks
-//! as sums of place values (1.00 - 1.02) did not either. What helped a little: an expansion's
-//! prefetches in one burst after all of its stepping (0.98; the samples on the prefetches went
-//! from 22% to 17%). With 3 lanes the 7-8 search now runs within 10% of the node rate of
-//! 6-6-3, whose tables never leave the cache, though `perf` still puts 29% of its samples on
-//! the prefetches and the reads of entries, against 9% with 6-6-3. Prefetching a child's
-//! grandchildren only when the lane enters that child, rather than all at the parent's
-//! expansion, was slower (1.03): the reads want more distance, not less. Nor does it pay to
-//! put two lanes' bursts together (two expansions, then both bursts, so that one wait at the
-//! head of the reorder buffer covers the page walks of both): 1.15 - 1.18 with 3 or 4 lanes.
-//! One burst right after each expansion's stepping is still the best place found.
-//! The path to the current node is rebuilt from the frames when a lane finds the goal, rather
-//! than kept by a push and a pop at every expansion: 515 -> 502 instructions per node
-//! generated, 6-6-3 0.975 - 0.99 of the time (with 7-8 within the noise).
-//!
-//! What is left of the memory time is the machine's: `cargo bench -p fifteen-core --bench
-//! lookups` shows that on this VM (2 MiB pages in the guest, probably small pages in the host,
-//! so every random lookup is a two-level page walk) a prefetched random lookup adds about 20 ns
-//! to a core busy with other work when it comes alone, and about 4 ns in bursts of 4 or 8. At
-//! 2.85 lookups per node that is about 11 ns of the 64 ns a node takes. Bursts larger than an
-//! expansion's did not pay: the addresses queued and prefetched once 8 or 16 were waiting,
-//! with 3 to 5 lanes, took 1.02 - 1.14 of the time.
+//! What the lanes do not hide is mostly the machine's: where every random lookup is a page walk
+//! (a VM whose host maps its memory with small pages), a prefetch waits for its walk, and more
+//! lanes or larger bursts do not help. `cargo bench -p fifteen-core --bench lookups` measures
+//! what a prefetched lookup adds to a busy core.
 //!
 //! One position uses lanes too ([`subtrees`], with [`Limits::lanes`]): each iteration is split
 //! into subtrees as for several threads, and each thread (one included) interleaves several.
 //! There interleaving does cost nodes, in the last iteration only: a lane may be searching a
 //! subtree after the one with the answer when that answer is found (the answer itself is the
 //! same: the first in depth-first order).
+//!
+//! What the lanes were worth, and what was tried and not kept: `docs/performance.md`, "Lanes".
 
 use std::time::{Duration, Instant};
 
 use std::sync::atomic::Ordering;
 
-use super::ida::{
-    CHECK_EVERY, Grand, Kid, Node, Outcome, Shared, Split, Stepper, settle, step_kids,
-    step_unfetched,
-};
+use super::ida::{CHECK_EVERY, Grand, Kid, Node, Outcome, Shared, Split, Stepper, settle};
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::board::MAX_CELLS;
 use crate::heuristic::Heuristic;
@@ -317,10 +294,7 @@ struct Next {
     g: u32,
 }
 
-/// A node being expanded: what `ida.rs`'s `expand_lazy` keeps on the call stack. (Fields of a
-/// byte where they fit, 24 bytes instead of 88, were slower: 1.06, with 1.5% more
-/// instructions for the widening. Stepping the children within the bound in their own order
-/// rather than the sorted one, so that the stepping need not wait for the sort: 1.00.)
+/// A node being expanded: what `ida.rs`'s `expand_lazy` keeps on the call stack.
 #[derive(Clone, Copy)]
 struct Frame {
     level: usize,
@@ -463,14 +437,9 @@ impl<S: Copy> Lane<S> {
             return Tick::Found;
         }
         let (blank, h, g) = (root.blank as usize, root.h, root.g);
-        let count = step_kids(
-            stepper,
-            &mut self.cells,
-            blank,
-            &root.state,
-            root.fsm,
-            &mut self.levels[0][0],
-        );
+        let kids = &mut self.levels[0][0];
+        let count = stepper.step(&mut self.cells, blank, &root.state, root.fsm, kids);
+        stepper.prefetch(&kids[..count]);
         self.next = Next { level: 0, slot: 0, count, blank, h, g };
         Tick::Busy
     }
@@ -558,8 +527,8 @@ impl<S: Copy> Lane<S> {
     }
     /// `expand_lazy` up to its loop over the children: reads the children of the node `nx`,
     /// applies BPMX, and steps and prefetches the children of each child within the bound.
-    /// (The stepping repeats `expand_lazy`'s: one function for both made lanes 1.05 - 1.07
-    /// slower.)
+    /// (The loop over the children repeats `expand_lazy`'s, with the prefetches in one burst:
+    /// one function for both costs 2 - 4% more instructions per node, `docs/performance.md`.)
     #[inline(always)]
     fn expand<H: Heuristic<State = S>>(&mut self, shared: &Stepper<'_, H>, nx: Next) {
         let bound = self.bound;
@@ -592,17 +561,15 @@ impl<S: Copy> Lane<S> {
             self.cells[nx.blank] = self.cells[to];
             self.cells[to] = 0;
             grand_count[i] =
-                step_unfetched(shared, &mut self.cells, to, &kid.state, kid.fsm, &mut deeper[0][i]);
+                shared.step(&mut self.cells, to, &kid.state, kid.fsm, &mut deeper[0][i]);
             self.cells[to] = self.cells[nx.blank];
             self.cells[nx.blank] = 0;
         }
         // All of the expansion's prefetches together, after the stepping, rather than each
-        // child's after its own: 0.98 of the time (Korf's 100 x5, 3 lanes, best of five).
+        // child's after its own.
         for &i in &order[..within] {
             let i = i as usize % 4;
-            for g in &deeper[0][i][..grand_count[i]] {
-                shared.h.prefetch(&g.state);
-            }
+            shared.prefetch(&deeper[0][i][..grand_count[i]]);
         }
         if within < nx.count {
             let kid = &kids[order[within] as usize % 4];

@@ -29,16 +29,13 @@ fn tiny_file() -> Vec<u8> {
     encode(&goal, &tiles, &meta(), &entries).unwrap()
 }
 
-/// Replaces the header with `header` re-encoded, keeping the prefix layout valid.
+/// Replaces the header with `header` re-encoded and sealed with a valid header checksum, so
+/// that the checks behind the checksum see it.
 fn with_header(header: &PdbHeader, entries: &[u8]) -> Vec<u8> {
     let encoded = postcard::to_stdvec(header).unwrap();
-    let mut out = Vec::new();
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&ENDIANNESS_CHECK.to_le_bytes());
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
-    out.extend_from_slice(&encoded);
+    let mut out = seal(&encoded, align_up(PREFIX_LEN + encoded.len()));
     out.resize(header.payload_offset as usize, 0);
+    reseal_header_checksum(&mut out);
     out.extend_from_slice(entries);
     out
 }
@@ -123,7 +120,20 @@ fn wrong_version() {
     bytes[10..14].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
     let err = Pdb::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, PdbError::VersionMismatch { expected: FORMAT_VERSION, .. }), "{err}");
-    assert!(err.to_string().contains("cargo xtask gen-pdb"));
+    assert!(err.to_string().contains("fifteen pdb build"), "{err}");
+}
+
+/// Version 1 (no header checksum) is refused with a message that says how to get version 2.
+#[test]
+fn version_1_is_refused_with_the_way_out() {
+    let mut bytes = tiny_file();
+    bytes[10..14].copy_from_slice(&1u32.to_le_bytes());
+    let err = Pdb::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(err, PdbError::OldVersion { expected: 2, found: 1 }), "{err}");
+    let text = err.to_string();
+    for hint in ["fifteen pdb build", "cargo xtask gen-pdb", "fifteen pdb install"] {
+        assert!(text.contains(hint), "{text}");
+    }
 }
 
 #[test]
@@ -145,8 +155,12 @@ fn other_byte_order() {
 #[test]
 fn corrupt_header() {
     let mut bytes = tiny_file();
-    // Claim a longer header: postcard finds the zero padding where the header should end.
+    // Claim a longer header: the checksum no longer matches; sealed anew, postcard finds the
+    // zero padding where the header should end.
     bytes[14..18].copy_from_slice(&200u32.to_le_bytes());
+    let err = Pdb::from_bytes(&bytes).unwrap_err();
+    assert!(matches!(err, PdbError::HeaderChecksumMismatch { .. }), "{err}");
+    reseal_header_checksum(&mut bytes);
     let err = Pdb::from_bytes(&bytes).unwrap_err();
     assert!(matches!(err, PdbError::HeaderCorrupt { .. }), "{err}");
     let mut bytes = tiny_file();
@@ -227,9 +241,9 @@ fn write_and_read_a_file() {
 #[test]
 fn zero_length_and_prefix_only() {
     let err = Pdb::from_bytes(&[]).unwrap_err();
-    assert!(matches!(err, PdbError::BufferTooSmall { needed: 18, found: 0 }), "{err}");
+    assert!(matches!(err, PdbError::BufferTooSmall { needed: 26, found: 0 }), "{err}");
     let bytes = tiny_file();
-    let err = Pdb::from_bytes(&bytes[..18]).unwrap_err();
+    let err = Pdb::from_bytes(&bytes[..26]).unwrap_err();
     assert!(matches!(err, PdbError::BufferTooSmall { .. }), "{err}");
     // Cut anywhere: always refused, never a panic.
     for len in 0..bytes.len() {
@@ -237,28 +251,49 @@ fn zero_length_and_prefix_only() {
     }
 }
 
-/// Every single-bit flip anywhere in the file is refused by `from_bytes` or `verify`, except in
-/// the generator and preset texts, which describe the file and change no entry or check.
+/// Every single-bit flip anywhere in the file is refused: by `from_bytes` before the entries
+/// (the header checksum covers every byte there, text fields included), by `verify` in them.
 #[test]
 fn every_flipped_bit_is_caught() {
     let bytes = tiny_file();
-    let original = Pdb::from_bytes(&bytes).unwrap().header().clone();
     for at in 0..bytes.len() {
         for bit in 0..8 {
             let mut damaged = bytes.clone();
             damaged[at] ^= 1 << bit;
-            let Ok(pdb) = Pdb::from_bytes(&damaged) else { continue };
-            if pdb.verify().is_err() {
-                continue;
-            }
-            let h = pdb.header();
-            let same_checks = PdbHeader {
-                generator: original.generator.clone(),
-                preset: original.preset.clone(),
-                ..h.clone()
+            let refused = match Pdb::from_bytes(&damaged) {
+                Err(_) => at < PAYLOAD_ALIGN,
+                Ok(pdb) => at >= PAYLOAD_ALIGN && pdb.verify().is_err(),
             };
-            assert_eq!(same_checks, original, "byte {at} bit {bit} went unnoticed");
-            assert_eq!(pdb.entries(), &bytes[PAYLOAD_ALIGN..], "byte {at} bit {bit}");
+            assert!(refused, "byte {at} bit {bit} went unnoticed, or was caught late");
         }
+    }
+}
+
+/// Every byte of the header flipped (all 8 bits) is refused at load with the error that names
+/// what is wrong: the magic, the byte order, the version, or else the header checksum (the
+/// header's length, the checksum itself, the header and its padding).
+#[test]
+fn every_header_byte_flipped_is_refused_by_name() {
+    let bytes = tiny_file();
+    for at in 0..PAYLOAD_ALIGN {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0xFF;
+        let err = Pdb::from_bytes(&damaged).expect_err("a flipped header byte loads");
+        let named = match at {
+            0..8 => matches!(err, PdbError::BadMagic { .. }),
+            8..10 => matches!(err, PdbError::EndianMismatch { .. }),
+            10..14 => matches!(err, PdbError::VersionMismatch { .. }),
+            // The header's length: over the limit, past the end of the file, or else a header
+            // that does not hash to its checksum.
+            14..18 => matches!(
+                err,
+                PdbError::HeaderCorrupt { .. }
+                    | PdbError::BufferTooSmall { .. }
+                    | PdbError::HeaderChecksumMismatch { .. }
+            ),
+            _ => matches!(err, PdbError::HeaderChecksumMismatch { .. }),
+        };
+        assert!(named, "byte {at}: {err}");
+        assert!(err.to_string().contains("pattern database"), "byte {at}: {err}");
     }
 }
