@@ -13,7 +13,7 @@
 //! - a request body over [`Config::max_body`] is refused with `413` before it is read whole;
 //!   JSON that does not parse, or has an unknown field, with `400`; a request the backend's
 //!   quick [`Backend::check`] refuses, with its reply, before it takes a place in the queue;
-//! - at most [`Config::workers`] searches run at once, each on a blocking thread; up to
+//! - at most [`Config::workers`] searches run at once, each on its own search thread; up to
 //!   [`Config::queue`] more wait for a worker; a request beyond that, or one that waited longer
 //!   than [`Config::timeout`], gets `503` with `Retry-After`;
 //! - every search gets a deadline ([`Config::timeout`]), a node limit ([`Config::max_nodes`])

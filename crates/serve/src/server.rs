@@ -55,6 +55,28 @@ pub struct Health {
     pub queue: usize,
 }
 
+/// A search for one of the search threads.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// Starts `count` threads that run jobs until the channel closes. Searches run on these and
+/// nowhere else: a fixed set of threads keeps the allocator's per-thread arenas, and so the
+/// memory a search leaves cached, to one per worker (on tokio's pool, whose threads come and go,
+/// the server's memory grew from load to load).
+fn search_threads(count: usize) -> std::io::Result<crossbeam_channel::Sender<Job>> {
+    let (send, jobs) = crossbeam_channel::unbounded::<Job>();
+    for i in 0..count {
+        let jobs = jobs.clone();
+        std::thread::Builder::new().name(format!("fifteen-search-{i}")).spawn(move || {
+            for job in jobs {
+                // A panicking search (possible only where panics unwind: tests) ends its job,
+                // not the thread; its reply channel closes and the request answers 500.
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+            }
+        })?;
+    }
+    Ok(send)
+}
+
 /// Shared by every request.
 struct Shared {
     backend: Arc<dyn Backend>,
@@ -63,6 +85,8 @@ struct Shared {
     admission: Arc<Semaphore>,
     /// One permit per running search.
     workers: Arc<Semaphore>,
+    /// Searches for the search threads (one per worker).
+    jobs: crossbeam_channel::Sender<Job>,
     running: Arc<AtomicUsize>,
     waiting: AtomicUsize,
     /// Whether `Host` must be a loopback name.
@@ -114,6 +138,7 @@ impl Server {
             backend,
             admission: Arc::new(Semaphore::new(workers + config.queue)),
             workers: Arc::new(Semaphore::new(workers)),
+            jobs: search_threads(workers)?,
             running: Arc::new(AtomicUsize::new(0)),
             waiting: AtomicUsize::new(0),
             check_host: addr.ip().is_loopback(),
@@ -142,9 +167,8 @@ impl Server {
     ) -> Result<(), ServeError> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
-            // Searches are bounded by the workers' semaphore; a few spare threads serve the
-            // rest of the blocking work.
-            .max_blocking_threads(self.shared.config.workers + 4)
+            // Searches run on their own threads; these only make random positions.
+            .max_blocking_threads(4)
             .thread_name("fifteen-serve")
             .enable_all()
             .build()?;
@@ -370,11 +394,15 @@ async fn solve(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesRejec
     };
     let backend = Arc::clone(&shared.backend);
     let running = Counted::new(&shared.running);
-    let mut task = tokio::task::spawn_blocking(move || {
+    let (reply, mut task) = tokio::sync::oneshot::channel();
+    let job: Job = Box::new(move || {
         // The permits and the count live as long as the search, not the request.
         let _permits = (admitted, worker, running);
-        backend.solve(&request, &budget)
+        let _ = reply.send(backend.solve(&request, &budget));
     });
+    if shared.jobs.send(job).is_err() {
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping");
+    }
     let mut stopping = shared.stopping.clone();
     let watchdog = tokio::time::sleep(shared.config.timeout + GRACE);
     tokio::pin!(watchdog);
