@@ -122,7 +122,6 @@ fn build_one(
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
-        bar.enable_steady_tick(Duration::from_millis(200));
         bar
     });
     let report = |r: &LevelReport| {
@@ -136,7 +135,28 @@ fn build_one(
         bar.set_message(format!("depth {}, {:.1} M states/s{eta}", r.depth, rate / 1e6));
     };
     let options = BuildOptions { threads, progress: Some(&report) };
-    let entries = build_pattern(spec.size, &spec.goal, tiles, &options);
+    // The spinner turns between levels on a thread of our own: indicatif's steady tick panics
+    // when the system refuses it a thread, and without one the bar is only still.
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let entries = std::thread::scope(|scope| {
+        let ticker = bar.as_ref().and_then(|bar| {
+            let done = &done;
+            std::thread::Builder::new()
+                .spawn_scoped(scope, move || {
+                    while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                        bar.tick();
+                        std::thread::park_timeout(Duration::from_millis(200));
+                    }
+                })
+                .ok()
+        });
+        let entries = build_pattern(spec.size, &spec.goal, tiles, &options);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(ticker) = ticker {
+            ticker.thread().unpark();
+        }
+        entries
+    });
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
