@@ -1,6 +1,6 @@
 //! Building heuristics. Every command goes through [`build_heuristic`] (a named kind) or
 //! [`choose`] (the `--heuristic` option, where no choice means the best available: pattern
-//! databases on the 4x4, linear conflict elsewhere).
+//! databases on the 4x4 and 5x5, linear conflict elsewhere).
 
 use fifteen_core::{AnyHeuristic, Board, EXACT_MAX_CELLS, HeuristicKind, Size};
 
@@ -8,9 +8,14 @@ use crate::args::PdbOpts;
 use crate::exit::Usage;
 use crate::pdb::{self, DbError, Found};
 
-/// The heuristic used when none is named.
+/// The heuristic used when none is named: databases on the 4x4 and the 5x5 (which fall back to
+/// linear conflict, saying so, when no set serves the goal), linear conflict elsewhere.
 pub(crate) fn default_kind(size: Size) -> HeuristicKind {
-    if size == Size::S4X4 { HeuristicKind::Pdb } else { HeuristicKind::LinearConflict }
+    if size == Size::S4X4 || size == Size::S5X5 {
+        HeuristicKind::Pdb
+    } else {
+        HeuristicKind::LinearConflict
+    }
 }
 
 /// The heuristic `kind` for `goal`, or why it cannot be built. A database that is missing and

@@ -35,6 +35,8 @@ use pdb_gen::{Progress, SetSpec, build_set, preset};
 use crate::args::{PdbArgs, PdbCommand, PdbOpts};
 use crate::{exit, install};
 
+mod advice;
+
 /// Sets that verify in milliseconds are checked in full every time they are loaded; larger ones
 /// get the header checks at load and a full check with `fifteen pdb verify`.
 const VERIFY_ON_LOAD_MAX_ENTRIES: u64 = 64 << 20;
@@ -357,6 +359,10 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
         })
     };
     let Some(p) = first_use_preset(size).and_then(preset) else {
+        // A size whose default set is too large to build unasked: say which command builds it.
+        if let Some(p) = pdb_gen::default_for(size).filter(|p| serves_goal(&p.goal(), goal)) {
+            return Ok(missing(&advice::missing_default(p, opts)));
+        }
         return Ok(missing(
             "; build one with `pdb-gen --preset NAME --out DIR` or `--size WxH --pattern ...`",
         ));
@@ -450,8 +456,10 @@ fn list(opts: &PdbOpts) -> anyhow::Result<u8> {
     if dirs.is_empty() {
         writeln!(out, "no folder to search: pass --pdb-dir or set FIFTEEN_PDB_DIR")?;
     }
+    let mut found = BTreeSet::new();
     for dir in &dirs {
         let scan = scan_dir(dir, LoadMode::Mmap);
+        found.extend(scan.sets.iter().map(|s| s.name.clone()));
         let state = if !dir.exists() { " (missing)" } else { "" };
         writeln!(out, "{}{state}", dir.display())?;
         for set in &scan.sets {
@@ -479,6 +487,9 @@ fn list(opts: &PdbOpts) -> anyhow::Result<u8> {
     }
     if let Some(dir) = build_dir {
         writeln!(out, "missing sets are built in {}", dir.display())?;
+    }
+    for line in advice::defaults(&found, opts) {
+        writeln!(out, "{line}")?;
     }
     Ok(exit::OK)
 }
