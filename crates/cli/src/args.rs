@@ -335,6 +335,11 @@ pub(crate) struct SolveArgs {
     /// are node counts, and time_ms is each position's share of its thread's time [default: 3]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub(crate) lanes: Option<u16>,
+    /// Progress of a long search on stderr once it has run SECS seconds: bound (a proven lower
+    /// bound), nodes, rate, time, and the iteration's ETA once it can be estimated; off a
+    /// terminal a new line every SECS [default: 3 on a terminal, 30 otherwise]
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub(crate) progress: Option<Duration>,
     #[command(flatten)]
     pub(crate) search: SearchOpts,
     /// How moves are written: tile (the direction the tile slides) or blank

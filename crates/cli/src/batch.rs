@@ -67,7 +67,7 @@ fn window(workers: usize) -> usize {
 }
 
 /// The Ctrl-C flag, set by the handler installed on first use. A second Ctrl-C exits at once.
-fn interrupt_flag() -> Arc<AtomicBool> {
+pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {
     static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));

@@ -29,6 +29,6 @@ pub use heuristic::{
 pub use lines::{BoundedLines, LineError, PositionLine, parse_position_line};
 pub use moves::{Dir, Notation, format_moves};
 pub use search::{
-    Algorithm, LimitKind, Limits, Problem, SearchError, Solution, Stats, astar, bfs, greedy, ida,
-    ida_lanes, replay, solve_with, weighted_astar,
+    Algorithm, LimitKind, Limits, Problem, ProgressSnapshot, SearchError, SearchProgress, Solution,
+    Stats, astar, bfs, greedy, ida, ida_lanes, replay, solve_with, weighted_astar,
 };
