@@ -358,19 +358,20 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
             format!("no pattern database for {size} serving goal {goal} in {folders}{why}")
         })
     };
+    const CORNER: &str = "; databases serve goals with the blank in a corner: build one for this goal with `pdb-gen --goal`";
     let Some(p) = first_use_preset(size).and_then(preset) else {
         // A size whose default set is too large to build unasked: say which command builds it.
-        if let Some(p) = pdb_gen::default_for(size).filter(|p| serves_goal(&p.goal(), goal)) {
-            return Ok(missing(&advice::missing_default(p, opts)));
-        }
-        return Ok(missing(
-            "; build one with `pdb-gen --preset NAME --out DIR` or `--size WxH --pattern ...`",
-        ));
+        return Ok(missing(&match pdb_gen::default_for(size) {
+            Some(p) if serves_goal(&p.goal(), goal) => advice::missing_default(p, opts),
+            Some(_) => CORNER.to_string(),
+            None => {
+                "; build one with `pdb-gen --preset NAME --out DIR` or `--size WxH --pattern ...`"
+                    .to_string()
+            }
+        }));
     };
     if !serves_goal(&p.goal(), goal) {
-        return Ok(missing(
-            "; databases serve goals with the blank in a corner: build one for this goal with `pdb-gen --goal`",
-        ));
+        return Ok(missing(CORNER));
     }
     let Some(dir) = build_dir.filter(|_| !opts.no_pdb_build) else {
         return Ok(missing(&format!("; build it with `fifteen pdb build {}`", p.name)));
