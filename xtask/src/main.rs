@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod bench24;
 mod dist;
 mod load;
 
@@ -26,6 +27,9 @@ tasks:
   bench [--build] [--pdb-dir DIR] [--quick] [--hard]
       build times and memory (--build), Korf's 100 with 1 and 2 threads and each
       load mode, the hardest positions (--hard)
+  bench --24 [--instances ID,...] [--pdb-dir DIR] [--threads N] [--speedup ID]
+      Korf's 24-puzzle instances (default: the ten shortest), one process each, against
+      the published expansions (SZ, RA); see `cargo xtask bench --24 --help`
   load [--requests N] [--clients N] [--rounds N] [-- SERVE-ARGS...]
       load test of `fifteen serve` on loopback (default 2 rounds of 3000 requests from
       16 clients): latency percentiles, statuses and unexpected answers per kind, server
@@ -45,6 +49,9 @@ fn run() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("gen-pdb") => gen_pdb(&args[1..]),
+        Some("bench") if args.get(1).is_some_and(|a| a == "--24") => {
+            bench24::run(&project_root(), &args[2..])
+        }
         Some("bench") => bench::run(&project_root(), &args[1..]),
         Some("dist") => dist::run(&project_root(), &args[1..]),
         Some("load") => load::run(&project_root(), &args[1..]),
