@@ -263,3 +263,33 @@ fn damaged_or_wrong_5x5_tables_get_named_errors() {
     assert_eq!(run.code, 6, "{run:?}");
     assert!(run.stderr.contains("blank in a corner"), "{}", run.stderr);
 }
+
+#[test]
+fn a_batch_shows_the_progress_of_a_long_position() {
+    let dir = scratch_dir("five-batch");
+    let input = dir.join("positions.txt");
+    let (easy, optimal) = walk(&Board::blank_first(Size::S5X5), 20, 31);
+    std::fs::write(&input, format!("{easy}\n{}\n", korf25())).expect("write the input");
+    let args = [
+        "solve",
+        "--input",
+        s(&input),
+        "--goal",
+        "blank-first",
+        "--timeout",
+        "1.5",
+        "--progress",
+        "0.4",
+        "--json",
+        "--pdb-dir",
+        s(small_set()),
+    ];
+    let run = run_in(small_set(), &args, "");
+    assert_eq!(run.code, 1, "the long position hits its limit: {run:?}");
+    let lines: Vec<serde_json::Value> =
+        run.stdout.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    assert_eq!(lines[0]["length"], optimal);
+    assert_eq!(lines[1]["status"], "limit");
+    assert!(run.stderr.contains("line 2: search: bound"), "{}", run.stderr);
+    assert!(!run.stderr.contains("line 1: search"), "{}", run.stderr);
+}
