@@ -293,3 +293,22 @@ fn a_batch_shows_the_progress_of_a_long_position() {
     assert!(run.stderr.contains("line 2: search: bound"), "{}", run.stderr);
     assert!(!run.stderr.contains("line 1: search"), "{}", run.stderr);
 }
+
+#[test]
+fn a_set_larger_than_the_memory_available_is_left_out_and_named() {
+    let (board, optimal) = walk(&Board::blank_first(Size::S5X5), 30, 41);
+    let out = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["solve", &board, "--goal", "blank-first", "--json", "--pdb-dir", s(small_set())])
+        .env("FIFTEEN_MEMORY_AVAILABLE", "1000000")
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let v: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).expect("JSON");
+    assert_eq!(v["length"], optimal);
+    assert_eq!(v["heuristic"], "linear-conflict");
+    assert!(stderr.contains(&format!("not enough memory for the {SMALL} set")), "{stderr}");
+    assert!(stderr.contains("it needs 2 MB and 1 MB are available"), "{stderr}");
+    assert_eq!(stderr.matches("not enough memory").count(), 1, "said once: {stderr}");
+}

@@ -28,7 +28,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, UNIX_EPOCH};
 
 use anyhow::Context;
-use fifteen_core::pdb::{LoadMode, PdbError, PdbSet, PdbTable, scan_dir, serves_goal};
+use fifteen_core::pdb::{
+    LoadMode, PdbError, PdbSet, PdbTable, scan_dir, scan_dir_except, serves_goal,
+};
 use fifteen_core::{AnyHeuristic, Board, Size};
 use pdb_gen::{Progress, SetSpec, build_set, preset};
 
@@ -36,6 +38,7 @@ use crate::args::{PdbArgs, PdbCommand, PdbOpts};
 use crate::{exit, install};
 
 mod advice;
+mod memory;
 
 /// Sets that verify in milliseconds are checked in full every time they are loaded; larger ones
 /// get the header checks at load and a full check with `fifteen pdb verify`.
@@ -128,7 +131,22 @@ fn residency(set: &PdbSet, mode: LoadMode) -> String {
 fn find_set(dirs: &[PathBuf], goal: &Board, mode: LoadMode) -> Option<(PdbSet, PathBuf)> {
     let mut candidates: Vec<(PdbSet, PathBuf)> = Vec::new();
     for dir in dirs {
-        let scan = scan_dir(dir, mode);
+        // Sets that cannot fit are not even opened (opening maps them whole).
+        let big = memory::available().map(|a| (memory::too_large(dir, a), a)).unwrap_or_default();
+        for (set, needed) in &big.0 {
+            SHORT_OF_MEMORY.store(true, Ordering::Relaxed);
+            warn_once(
+                &dir.join(set),
+                &format!(
+                    "warning: not enough memory for the {set} set in {}: it needs {} MB and {} MB are available; going on without it",
+                    dir.display(),
+                    needed.div_ceil(1_000_000),
+                    big.1 / 1_000_000
+                ),
+            );
+        }
+        let skip = |p: &Path| memory::set_name(p).is_some_and(|s| big.0.contains_key(s));
+        let scan = scan_dir_except(dir, mode, skip);
         for (path, err) in &scan.errors {
             match err {
                 PdbError::OutOfMemory { bytes, .. } => {
