@@ -311,4 +311,12 @@ fn a_set_larger_than_the_memory_available_is_left_out_and_named() {
     assert!(stderr.contains(&format!("not enough memory for the {SMALL} set")), "{stderr}");
     assert!(stderr.contains("it needs 2 MB and 1 MB are available"), "{stderr}");
     assert_eq!(stderr.matches("not enough memory").count(), 1, "said once: {stderr}");
+    let out = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["pdb", "list", "--pdb-dir", s(small_set())])
+        .env("FIFTEEN_MEMORY_AVAILABLE", "1000000")
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = format!("set {SMALL}   not opened: it needs 2 MB, and 1 MB of memory are available");
+    assert!(stdout.contains(&line), "{stdout}");
 }

@@ -477,10 +477,22 @@ fn list(opts: &PdbOpts) -> anyhow::Result<u8> {
     }
     let mut found = BTreeSet::new();
     for dir in &dirs {
-        let scan = scan_dir(dir, LoadMode::Mmap);
+        // As when solving, a set that cannot fit in memory is not opened (that maps it whole).
+        let available = memory::available();
+        let big = available.map(|a| memory::too_large(dir, a)).unwrap_or_default();
+        let skip = |p: &Path| memory::set_name(p).is_some_and(|s| big.contains_key(s));
+        let scan = scan_dir_except(dir, LoadMode::Mmap, skip);
         found.extend(scan.sets.iter().map(|s| s.name.clone()));
         let state = if !dir.exists() { " (missing)" } else { "" };
         writeln!(out, "{}{state}", dir.display())?;
+        for (set, needed) in &big {
+            writeln!(
+                out,
+                "  set {set:<14} not opened: it needs {} MB, and {} MB of memory are available",
+                needed.div_ceil(1_000_000),
+                available.unwrap_or_default() / 1_000_000
+            )?;
+        }
         for set in &scan.sets {
             let bytes: u64 = set.tables.iter().map(|t| t.entries().len() as u64).sum();
             writeln!(
