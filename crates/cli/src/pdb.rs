@@ -28,9 +28,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, UNIX_EPOCH};
 
 use anyhow::Context;
-use fifteen_core::pdb::{
-    LoadMode, PdbError, PdbSet, PdbTable, scan_dir, scan_dir_except, serves_goal,
-};
+use fifteen_core::pdb::{LoadMode, PdbError, PdbSet, PdbTable, scan_dir_except, serves_goal};
 use fifteen_core::{AnyHeuristic, Board, Size};
 use pdb_gen::{Progress, SetSpec, build_set, preset};
 
