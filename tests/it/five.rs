@@ -320,3 +320,40 @@ fn a_set_larger_than_the_memory_available_is_left_out_and_named() {
     let line = format!("set {SMALL}   not opened: it needs 2 MB, and 1 MB of memory are available");
     assert!(stdout.contains(&line), "{stdout}");
 }
+
+/// The default 5x5 set, built here by `fifteen pdb build --size 5x5` (about two minutes and
+/// 510 MB), solves Korf's 24-puzzle #40 and #25 to their published lengths, #40 with the same
+/// moves on one thread and on two.
+#[test]
+fn korf24_with_the_default_set_when_slow_tests_are_on() {
+    if std::env::var_os("FIFTEEN_SLOW_TESTS").is_none_or(|v| v != "1") {
+        return;
+    }
+    let dir = scratch_dir("five-default");
+    let run = run_in(&dir, &["pdb", "build", "--size", "5x5"], "");
+    assert_eq!(run.code, 0, "{run:?}");
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/instances/korf24.txt"),
+    )
+    .expect("korf24.txt");
+    let input = dir.join("korf24-quick.txt");
+    let lines: Vec<&str> =
+        text.lines().filter(|l| l.starts_with("40 82 ") || l.starts_with("25 81 ")).collect();
+    assert_eq!(lines.len(), 2);
+    std::fs::write(&input, lines.join("\n")).expect("write the input");
+    let args = ["solve", "--input", s(&input), "--goal", "blank-first", "--threads", "2"];
+    let run = run_in(&dir, &args, "");
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.contains("using pattern databases 5x5-6-6-6-6"), "{}", run.stderr);
+    assert!(run.stderr.contains("2 solved, 0 failed"), "{}", run.stderr);
+    let board: String = lines[0].split_whitespace().skip(2).collect::<Vec<_>>().join(" ");
+    let mut moves = None;
+    for threads in ["1", "2"] {
+        let args = ["solve", &board, "--goal", "blank-first", "--json", "--threads", threads];
+        let run = run_in(&dir, &args, "");
+        let v = json(&run);
+        assert_eq!(v["length"], 82, "{run:?}");
+        let m = v["moves"].as_str().expect("moves").to_string();
+        assert_eq!(*moves.get_or_insert_with(|| m.clone()), m, "{threads} threads");
+    }
+}
