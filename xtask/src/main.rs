@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod bench_mtm;
 mod dist;
 mod load;
 
@@ -23,9 +24,9 @@ tasks:
   gen-pdb [--preset NAME ... | --size WxH ...] [--out DIR]
       build pattern databases with `cargo run --release -p pdb-gen` (a preset, the default
       set of a board size, or by default 4x4-7-8 and 4x4-6-6-3; default folder: <root>/data)
-  bench [--build] [--pdb-dir DIR] [--quick] [--hard]
+  bench [--build] [--pdb-dir DIR] [--quick] [--hard] [--mtm]
       build times and memory (--build), Korf's 100 with 1 and 2 threads and each
-      load mode, the hardest positions (--hard)
+      load mode, the hardest positions (--hard); --mtm: Korf's 100 in the multi-tile metric
   load [--requests N] [--clients N] [--rounds N] [-- SERVE-ARGS...]
       load test of `fifteen serve` on loopback (default 2 rounds of 3000 requests from
       16 clients): latency percentiles, statuses and unexpected answers per kind, server

@@ -202,11 +202,16 @@ impl Colouring {
             idx /= self.radix[j];
         }
         out[..n].fill(last as u8);
-        let mut free: Vec<usize> = (0..n).collect();
+        // The cells no class has taken yet, in order (no allocation: this runs per state).
+        let mut free = [0u8; MAX_CELLS];
+        for (k, f) in free.iter_mut().enumerate().take(n) {
+            *f = k as u8;
+        }
+        let mut left = n;
         for (j, &digit) in digits[..last].iter().enumerate() {
             let mut r = digit;
             let mut members = [false; MAX_CELLS];
-            let mut p = free.len();
+            let mut p = left;
             for i in (1..=self.sizes[j] as usize).rev() {
                 p -= 1;
                 while BINOM[p][i] > r {
@@ -215,15 +220,17 @@ impl Colouring {
                 r -= BINOM[p][i];
                 members[p] = true;
             }
-            let mut kept = Vec::with_capacity(free.len());
-            for (k, &cell) in free.iter().enumerate() {
+            let mut kept = 0;
+            for k in 0..left {
+                let cell = free[k];
                 if members[k] {
-                    out[cell] = j as u8;
+                    out[cell as usize] = j as u8;
                 } else {
-                    kept.push(cell);
+                    free[kept] = cell;
+                    kept += 1;
                 }
             }
-            free = kept;
+            left = kept;
         }
     }
 }
