@@ -41,15 +41,14 @@ struct Options {
 
 /// Runs the benchmarks.
 pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
-    let mut opts =
-        Options {
-            build: false,
-            pdb_dir: root.join("data"),
-            quick: false,
-            hard: false,
-            rounds: 5,
-            mtm: false,
-        };
+    let mut opts = Options {
+        build: false,
+        pdb_dir: root.join("data"),
+        quick: false,
+        hard: false,
+        rounds: 5,
+        mtm: false,
+    };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {

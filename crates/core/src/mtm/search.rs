@@ -96,12 +96,22 @@ impl MtmHeuristic {
 
     #[inline(always)]
     fn h(&self, st: (u32, u32), cells: &[u8]) -> u32 {
+        self.h_above(st, cells, u32::MAX)
+    }
+
+    /// The estimate, or any value above `enough` once one part exceeds it: the cheap walking
+    /// distance first, then each view's table read only while none has pruned the node.
+    #[inline(always)]
+    fn h_above(&self, st: (u32, u32), cells: &[u8], enough: u32) -> u32 {
         let mut h = match &self.wd {
             Some(wd) => wd.h(st),
             None => self.taxicab_bound(cells),
         };
         if let Some((table, views)) = &self.colour {
             for v in views {
+                if h > enough {
+                    return h;
+                }
                 h = h.max(table.lookup(v, cells));
             }
         }
@@ -181,7 +191,9 @@ impl Ida<'_> {
                     self.stop = Some(kind);
                     return Step::Next(u32::MAX);
                 }
-                let h = self.h.h(s, &self.cells[..self.n]);
+                // Any estimate above the bound's room prunes alike.
+                let room = bound.saturating_sub(g + 1);
+                let h = self.h.h_above(s, &self.cells[..self.n], room);
                 let f = g + 1 + h;
                 if f <= bound {
                     if h == 0 && self.cells[..self.n] == self.goal[..self.n] {
