@@ -28,7 +28,7 @@ pub use heuristic::{
     Misplaced,
 };
 pub use lines::{BoundedLines, LineError, PositionLine, parse_position_line};
-pub use moves::{Dir, Notation, format_moves};
+pub use moves::{Dir, MoveListError, Notation, format_moves, parse_moves};
 pub use search::{
     Algorithm, LimitKind, Limits, Problem, SearchError, Solution, Stats, astar, bfs, greedy, ida,
     ida_lanes, replay, solve_with, weighted_astar,
