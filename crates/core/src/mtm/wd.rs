@@ -11,8 +11,9 @@
 //! Every MTM move is vertical or horizontal, never both, so the sum of the two is admissible.
 //!
 //! The tables are built per goal in milliseconds for the 3x3 and 4x4 (24,964 states per axis on
-//! the 4x4); a board whose abstraction has more than [`MAX_STATES`] states gets none. The
-//! search steps an index per single-tile step through `trans`, so a node costs two loads.
+//! the 4x4); a board of more than 16 cells, or whose abstraction has more than [`MAX_STATES`]
+//! states, gets none. The search steps an index per single-tile step through `trans`, so a node
+//! costs two loads.
 
 use std::collections::HashMap;
 
@@ -20,6 +21,9 @@ use crate::board::{Board, MAX_CELLS, Size};
 
 /// The most abstract states per axis that a table is built for.
 pub(crate) const MAX_STATES: usize = 2_000_000;
+
+/// Boards up to this many cells get tables.
+const MAX_CELLS_WITH_TABLES: usize = 16;
 
 /// No state: the step is not possible.
 const NONE: u32 = u32::MAX;
@@ -54,6 +58,10 @@ impl WalkingDistance {
     /// The tables for `goal`, or `None` if an axis has more than [`MAX_STATES`] states.
     pub fn new(goal: &Board) -> Option<WalkingDistance> {
         let size = goal.size();
+        // Beyond 16 cells the tables outgrow MAX_STATES, and finding that out takes seconds.
+        if size.cells() > MAX_CELLS_WITH_TABLES {
+            return None;
+        }
         let (w, h) = (size.width(), size.height());
         let mut goal_row = [0u8; MAX_CELLS];
         let mut goal_col = [0u8; MAX_CELLS];
