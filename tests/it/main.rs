@@ -8,6 +8,7 @@ mod faults;
 mod five;
 mod limits;
 mod memory;
+mod mtm;
 mod pdb;
 mod progress;
 mod random;

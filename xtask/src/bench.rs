@@ -26,7 +26,9 @@ const USAGE: &str =
   --rounds N    runs of Korf's 100 per one-thread configuration, for the median lookup rate
                 (default 5: one run takes about 0.15 s, and the machine's noise is about 10%)
   --hard        also solve each of ../shared/instances/hardest15.txt in its own process,
-                its search split over 2 threads";
+                its search split over 2 threads
+  --mtm         only Korf's 100 in the multi-tile metric (the 4x4 MTM table in --pdb-dir,
+                built there first if missing), one thread, the table warm";
 
 struct Options {
     build: bool,
@@ -34,18 +36,26 @@ struct Options {
     quick: bool,
     hard: bool,
     rounds: usize,
+    mtm: bool,
 }
 
 /// Runs the benchmarks.
 pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
-    let mut opts =
-        Options { build: false, pdb_dir: root.join("data"), quick: false, hard: false, rounds: 5 };
+    let mut opts = Options {
+        build: false,
+        pdb_dir: root.join("data"),
+        quick: false,
+        hard: false,
+        rounds: 5,
+        mtm: false,
+    };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--build" => opts.build = true,
             "--quick" => opts.quick = true,
             "--hard" => opts.hard = true,
+            "--mtm" => opts.mtm = true,
             "--rounds" => {
                 let n = it.next().context("--rounds needs a count")?;
                 opts.rounds =
@@ -60,6 +70,9 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
     }
     let bin = crate::release_build(root, &["fifteen-cli", "pdb-gen"])?;
     machine();
+    if opts.mtm {
+        return crate::bench_mtm::run(root, &bin.join("fifteen"), &opts.pdb_dir);
+    }
     if opts.build {
         builds(&bin.join("pdb-gen"))?;
     }

@@ -7,6 +7,7 @@
 
 mod bench;
 mod bench24;
+mod bench_mtm;
 mod dist;
 mod load;
 
@@ -24,9 +25,9 @@ tasks:
   gen-pdb [--preset NAME ... | --size WxH ...] [--out DIR]
       build pattern databases with `cargo run --release -p pdb-gen` (a preset, the default
       set of a board size, or by default 4x4-7-8 and 4x4-6-6-3; default folder: <root>/data)
-  bench [--build] [--pdb-dir DIR] [--quick] [--hard]
+  bench [--build] [--pdb-dir DIR] [--quick] [--hard] [--mtm]
       build times and memory (--build), Korf's 100 with 1 and 2 threads and each
-      load mode, the hardest positions (--hard)
+      load mode, the hardest positions (--hard); --mtm: Korf's 100 in the multi-tile metric
   bench --24 [--instances ID,...] [--pdb-dir DIR] [--threads N] [--speedup ID]
       Korf's 24-puzzle instances (default: the ten shortest), one process each, against
       the published expansions (SZ, RA); see `cargo xtask bench --24 --help`

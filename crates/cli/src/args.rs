@@ -138,6 +138,9 @@ pub(crate) enum PdbCommand {
         /// Build the default set for boards of this size (WxH), the one `fifteen solve` prefers
         #[arg(long, value_name = "WxH")]
         size: Option<String>,
+        /// With mtm: build the 4x4 multi-tile table (4x4-mtm, 151 MB) instead
+        #[arg(long, value_enum, default_value_t = MetricArg::Stm, conflicts_with_all = ["preset", "size"])]
+        metric: MetricArg,
         #[command(flatten)]
         opts: PdbOpts,
     },
@@ -251,6 +254,26 @@ impl NotationArg {
     }
 }
 
+/// How moves are counted (`--metric`).
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub(crate) enum MetricArg {
+    /// Single-tile moves: each tile slid one cell is a move
+    #[default]
+    Stm,
+    /// Multi-tile moves: a line of 1 to side-1 tiles slid toward the blank is one move, written
+    /// as a letter and a count (R3D2LU)
+    Mtm,
+}
+
+impl MetricArg {
+    pub(crate) fn metric(self) -> fifteen_core::mtm::Metric {
+        match self {
+            MetricArg::Stm => fifteen_core::mtm::Metric::Stm,
+            MetricArg::Mtm => fifteen_core::mtm::Metric::Mtm,
+        }
+    }
+}
+
 /// The heuristics by command-line name.
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub(crate) enum HeuristicArg {
@@ -345,6 +368,10 @@ pub(crate) struct SolveArgs {
     /// How moves are written: tile (the direction the tile slides) or blank
     #[arg(long, value_enum, default_value_t = NotationArg::Tile)]
     pub(crate) notation: NotationArg,
+    /// How moves are counted: stm (single tiles) or mtm (lines of tiles, optimal on boards up
+    /// to 4x4; elsewhere a single-tile answer with its runs merged and a proven MTM lower bound)
+    #[arg(long, value_enum, default_value_t = MetricArg::Stm)]
+    pub(crate) metric: MetricArg,
     /// Report nodes expanded and generated, IDA* thresholds and time
     #[arg(long, short = 'v')]
     pub(crate) stats: bool,
@@ -524,6 +551,9 @@ pub(crate) struct VerifyArgs {
     /// How the moves are written: tile (the direction the tile slides) or blank
     #[arg(long, value_enum, default_value_t = NotationArg::Tile)]
     pub(crate) notation: NotationArg,
+    /// How moves are counted: with mtm, MOVES are lines (R3D2LU, R3 D2 L U, or written out)
+    #[arg(long, value_enum, default_value_t = MetricArg::Stm)]
+    pub(crate) metric: MetricArg,
 }
 
 /// `fifteen compare`.
@@ -546,6 +576,10 @@ pub(crate) struct CompareArgs {
     /// The weight W of the weighted A* runs
     #[arg(long, default_value_t = 2.0, value_parser = parse_weight, value_name = "W")]
     pub(crate) weight: f64,
+    /// How moves are counted: with mtm, the multi-tile searches (and the single-tile ones'
+    /// answers with their runs merged)
+    #[arg(long, value_enum, default_value_t = MetricArg::Stm)]
+    pub(crate) metric: MetricArg,
     #[command(flatten)]
     pub(crate) pdb: PdbOpts,
 }

@@ -150,6 +150,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         heuristic: args.search.heuristic.map(|h| h.kind()),
         pdb: args.search.pdb.clone(),
         cancel: cancel.clone(),
+        metric: args.metric.metric(),
     };
     // The reader is not joined: on Ctrl-C it may be blocked reading stdin. It leaves its result
     // in `read_result` before closing the job channel, so the result is there once the workers
@@ -259,7 +260,9 @@ fn work(
     cancel: &AtomicBool,
     running: &Running,
 ) {
-    let interleave = settings.lanes > 1 && settings.algorithm == Algorithm::Ida;
+    let interleave = settings.lanes > 1
+        && settings.algorithm == Algorithm::Ida
+        && settings.metric == fifteen_core::mtm::Metric::Stm;
     // A job taken while lanes of another heuristic were running: it starts the next run.
     let mut held: Option<Job> = None;
     loop {
@@ -418,6 +421,8 @@ struct Reader {
     heuristic: Option<fifteen_core::HeuristicKind>,
     pdb: PdbOpts,
     cancel: Arc<AtomicBool>,
+    /// `--metric`: where the MTM search is optimal, the single-tile heuristic is not used.
+    metric: fifteen_core::mtm::Metric,
 }
 
 impl Reader {
@@ -471,7 +476,8 @@ impl Reader {
     fn setup(&self, size: Size) -> anyhow::Result<Setup> {
         Ok(match input::goal(&self.goal, size) {
             Ok(goal) => {
-                let h = choose(self.heuristic, &goal, &self.pdb)?;
+                let named = crate::mtm::stm_heuristic_for(self.metric, self.heuristic, size);
+                let h = choose(named, &goal, &self.pdb)?;
                 Ok((goal, h))
             }
             Err(e) => Err(format!("{e:#}")),
@@ -529,8 +535,10 @@ fn searched(
         return None;
     }
     let mut r = Record::new(board, goal, outcome, settings, args);
-    r.heuristic = h.name().to_string();
+    r.heuristic = crate::mtm::heuristic_name(goal, settings, h.name());
+    // An expected length on the line counts single tiles; MTM answers are not checked by it.
     if let (Outcome::Solved(s), Some(e)) = (outcome, item.expected)
+        && settings.metric == fifteen_core::mtm::Metric::Stm
         && s.optimal
         && s.len() != e as usize
     {
@@ -538,6 +546,9 @@ fn searched(
         r.error = Some(format!("length {} differs from the expected {e}", s.len()));
     }
     label(&mut r, item);
+    if settings.metric == fifteen_core::mtm::Metric::Mtm {
+        r.expected = None;
+    }
     Some(r)
 }
 

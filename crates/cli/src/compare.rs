@@ -27,6 +27,9 @@ const MISPLACED_MAX_CELLS: usize = 9;
 
 /// Runs `fifteen compare`.
 pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<u8> {
+    if args.metric == crate::args::MetricArg::Mtm {
+        return crate::mtm::compare(args);
+    }
     let (board, goal) = input::board_and_goal(&args.board, &args.board_opts)?;
     let mut out = std::io::stdout().lock();
     let problem = match Problem::new(board.clone(), goal.clone()) {

@@ -26,8 +26,12 @@ pub(crate) struct Record {
     pub(crate) goal: Option<String>,
     /// `solved`, `unsolvable`, `limit`, `error` or `mismatch`.
     pub(crate) status: &'static str,
-    /// Number of moves.
+    /// Number of moves, counted in `metric`.
     pub(crate) length: Option<usize>,
+    /// `stm` or `mtm`: how `length` counts moves.
+    pub(crate) metric: &'static str,
+    /// Number of single-tile moves.
+    pub(crate) stm_length: Option<usize>,
     /// Whether the length is proven minimal.
     pub(crate) optimal: Option<bool>,
     /// Batch: the optimal length given on the line.
@@ -73,6 +77,8 @@ impl Record {
             goal: None,
             status: "error",
             length: None,
+            metric: settings.metric.name(),
+            stm_length: None,
             optimal: None,
             expected: None,
             moves: None,
@@ -108,6 +114,16 @@ impl Record {
                 r.length = Some(s.len());
                 r.optimal = Some(s.optimal);
                 r.moves = Some(format_moves(&s.moves, args.notation.notation()));
+                r.stm_length = Some(s.len());
+                if settings.metric == fifteen_core::mtm::Metric::Mtm {
+                    let lines = fifteen_core::mtm::lines(&s.moves);
+                    r.length = Some(lines.len());
+                    r.moves =
+                        Some(fifteen_core::mtm::format_lines(&lines, args.notation.notation()));
+                    if !s.optimal {
+                        r.lower_bound = Some(s.initial_h);
+                    }
+                }
                 r.tiles = Some(s.tiles.clone());
                 r.nodes = s.stats.generated;
                 r.expanded = s.stats.expanded;

@@ -32,7 +32,7 @@ use fifteen_core::pdb::{LoadMode, PdbError, PdbSet, PdbTable, scan_dir_except, s
 use fifteen_core::{AnyHeuristic, Board, Size};
 use pdb_gen::{Progress, SetSpec, build_set, preset};
 
-use crate::args::{PdbArgs, PdbCommand, PdbOpts};
+use crate::args::{MetricArg, PdbArgs, PdbCommand, PdbOpts};
 use crate::{exit, install};
 
 mod advice;
@@ -460,7 +460,8 @@ pub(crate) fn run(args: &PdbArgs) -> anyhow::Result<u8> {
         PdbCommand::List(opts) => list(opts),
         PdbCommand::Info { file } => info(file),
         PdbCommand::Verify { files } => verify(files),
-        PdbCommand::Build { preset: name, size, opts } => {
+        PdbCommand::Build { metric: MetricArg::Mtm, opts, .. } => crate::mtm::build(opts),
+        PdbCommand::Build { preset: name, size, opts, .. } => {
             build(name.as_deref(), size.as_deref(), opts)
         }
         PdbCommand::Install(a) => install::run(a),

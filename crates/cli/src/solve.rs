@@ -47,6 +47,10 @@ pub(crate) struct Settings {
     pub(crate) lanes: usize,
     /// Counters the search publishes for the progress line (one position only).
     pub(crate) progress: Option<Arc<SearchProgress>>,
+    /// How moves are counted (`--metric`).
+    pub(crate) metric: fifteen_core::mtm::Metric,
+    /// Where the MTM table is looked for (`--metric mtm`).
+    pub(crate) pdb: crate::args::PdbOpts,
 }
 
 /// Searches a thread interleaves by default: measured with 7-8 on Korf's 100 and the 80-move
@@ -67,6 +71,8 @@ impl Settings {
             cancel: None,
             lanes: args.lanes.map_or(DEFAULT_LANES, usize::from),
             progress: None,
+            metric: args.metric.metric(),
+            pdb: args.search.pdb.clone(),
         }
     }
 }
@@ -96,6 +102,9 @@ pub(crate) fn attempt(
         Ok(p) => p,
         Err(why) => return Outcome::Unsolvable(why),
     };
+    if settings.metric == fifteen_core::mtm::Metric::Mtm {
+        return crate::mtm::attempt(&problem, heuristic, settings);
+    }
     match heuristic.solve(&problem, settings.algorithm, &limits(settings, settings.search_threads))
     {
         Ok(solution) => Outcome::Solved(solution),
@@ -149,11 +158,12 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         }
         return Ok(exit::UNSOLVABLE);
     }
-    let heuristic = choose(args.search.heuristic.map(|h| h.kind()), &goal, &args.search.pdb)?;
+    let named = crate::mtm::stm_heuristic(args, goal.size());
+    let heuristic = choose(named, &goal, &args.search.pdb)?;
     let outcome = watched(&board, &goal, &heuristic, &mut settings, args);
     if args.json {
         let mut record = Record::new(&board, &goal, &outcome, &settings, args);
-        record.heuristic = heuristic.name().to_string();
+        record.heuristic = crate::mtm::heuristic_name(&goal, &settings, heuristic.name());
         writeln!(out, "{}", record.to_json()?)?;
     }
     let solution = match outcome {
@@ -191,6 +201,18 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         eprintln!("{} moves, {verdict}", solution.len());
         if args.stats {
             eprint!("{}", output::stats_text(&solution, heuristic.name(), settings.algorithm));
+        }
+        return Ok(exit::OK);
+    }
+    if settings.metric == fifteen_core::mtm::Metric::Mtm {
+        crate::mtm::print_text(&mut out, &solution, args, settings.algorithm)?;
+        if args.stats {
+            let name = crate::mtm::heuristic_name(&goal, &settings, heuristic.name());
+            write!(out, "{}", output::stats_text(&solution, &name, settings.algorithm))?;
+        }
+        if args.play {
+            drop(out);
+            show::play(&board, &goal, &solution, settings.algorithm)?;
         }
         return Ok(exit::OK);
     }

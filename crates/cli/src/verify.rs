@@ -10,6 +10,9 @@ use crate::input;
 
 /// Runs `fifteen verify`.
 pub(crate) fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
+    if args.metric == crate::args::MetricArg::Mtm {
+        return crate::mtm::verify(args);
+    }
     let (start, goal) = input::board_and_goal(std::slice::from_ref(&args.board), &args.board_opts)?;
     let notation = args.notation.notation();
     let moves = parse_moves(&args.moves, notation).map_err(|e| BadInput(e.to_string()))?;

@@ -18,6 +18,7 @@ mod board;
 mod heuristic;
 mod lines;
 mod moves;
+pub mod mtm;
 pub mod pdb;
 mod search;
 

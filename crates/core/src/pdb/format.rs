@@ -75,6 +75,24 @@ const MAX_HEADER_LEN: usize = 1 << 16;
 pub enum EntryEncoding {
     /// One byte per placement: the distance, or [`UNREACHABLE`].
     U8,
+    /// One byte per state of a coloured abstraction in the multi-tile metric (`mtm::ColourTable`):
+    /// `tiles` lists every tile, class by class, and bit `i` of `class_ends` is set when
+    /// `tiles[i]` is the last of its class; an entry is an MTM distance. Loaders of single-tile
+    /// tables refuse it, and the MTM loader refuses [`EntryEncoding::U8`].
+    MtmColour {
+        /// Where each class ends in `tiles`.
+        class_ends: u64,
+    },
+}
+
+impl EntryEncoding {
+    /// The metric the entries count moves in: `"stm"` or `"mtm"`.
+    pub const fn metric(self) -> &'static str {
+        match self {
+            EntryEncoding::U8 => "stm",
+            EntryEncoding::MtmColour { .. } => "mtm",
+        }
+    }
 }
 
 /// The header of a pattern-database file: what the table is and how to check it.
@@ -132,6 +150,18 @@ pub struct PdbMeta {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PdbError {
+    /// The table counts moves in another metric than the one asked for.
+    #[error(
+        "this pattern database counts {found} moves, but {expected} moves were asked for; use it with --metric {found}, or build the {expected} tables (`fifteen pdb build`{hint})"
+    )]
+    WrongMetric {
+        /// The metric asked for (`stm` or `mtm`).
+        expected: &'static str,
+        /// The table's metric.
+        found: &'static str,
+        /// How to build the other metric's tables (` --metric mtm`, or nothing).
+        hint: &'static str,
+    },
     /// The file does not start with [`MAGIC`].
     #[error(
         "not a pattern database: the file starts with {found:?}, not \"FIFTEEN\\0\"; check the path points at a .pdb file written by pdb-gen"
@@ -520,8 +550,7 @@ fn decode(head: &[u8]) -> Result<(PdbHeader, Size, Board), PdbError> {
         Err(e) => return Err(PdbError::HeaderCorrupt { reason: e.to_string() }),
     };
     let (size, goal) = check_pattern(header.width, header.height, &header.goal, &header.tiles)?;
-    let placements = checked_placements(size.cells(), header.tiles.len())?;
-    let EntryEncoding::U8 = header.encoding;
+    let placements = entry_count(size.cells(), &header.tiles, header.encoding)?;
     let offset = head.len() as u64;
     if header.payload_offset != offset {
         return Err(PdbError::AlignmentMismatch { expected: offset, found: header.payload_offset });
@@ -550,9 +579,20 @@ pub fn encode_header(
     meta: &PdbMeta,
     entries: &[u8],
 ) -> Result<Vec<u8>, PdbError> {
+    encode_header_as(goal, tiles, EntryEncoding::U8, meta, entries)
+}
+
+/// [`encode_header`] for entries stored as `encoding`.
+pub fn encode_header_as(
+    goal: &Board,
+    tiles: &[u8],
+    encoding: EntryEncoding,
+    meta: &PdbMeta,
+    entries: &[u8],
+) -> Result<Vec<u8>, PdbError> {
     let size = goal.size();
     check_pattern(size.width() as u8, size.height() as u8, goal.cells(), tiles)?;
-    let placements = checked_placements(size.cells(), tiles.len())?;
+    let placements = entry_count(size.cells(), tiles, encoding)?;
     if entries.len() as u64 != placements {
         return Err(PdbError::EntryCountMismatch {
             header: placements,
@@ -566,7 +606,7 @@ pub fn encode_header(
         height: size.height() as u8,
         goal: goal.cells().to_vec(),
         tiles: tiles.to_vec(),
-        encoding: EntryEncoding::U8,
+        encoding,
         entry_count: placements,
         payload_offset: PAYLOAD_ALIGN as u64,
         checksum: xxhash_rust::xxh3::xxh3_64(entries),
@@ -658,7 +698,19 @@ pub fn write_pdb_file(
     meta: &PdbMeta,
     entries: &[u8],
 ) -> Result<(), PdbError> {
-    let head = encode_header(goal, tiles, meta, entries)?;
+    write_pdb_file_as(path, goal, tiles, EntryEncoding::U8, meta, entries)
+}
+
+/// [`write_pdb_file`] for entries stored as `encoding`.
+pub fn write_pdb_file_as(
+    path: &Path,
+    goal: &Board,
+    tiles: &[u8],
+    encoding: EntryEncoding,
+    meta: &PdbMeta,
+    entries: &[u8],
+) -> Result<(), PdbError> {
+    let head = encode_header_as(goal, tiles, encoding, meta, entries)?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -762,6 +814,24 @@ fn check_pattern(
         }
     }
     Ok((size, goal))
+}
+
+/// The number of entries of a table of `tiles` on `n` cells stored as `encoding`.
+fn entry_count(n: usize, tiles: &[u8], encoding: EntryEncoding) -> Result<u64, PdbError> {
+    match encoding {
+        EntryEncoding::U8 => checked_placements(n, tiles.len()),
+        EntryEncoding::MtmColour { class_ends } => {
+            let sizes = crate::mtm::class_sizes(tiles.len(), class_ends).ok_or_else(|| {
+                PdbError::BadPattern { reason: "the colour classes do not cover the tiles".into() }
+            })?;
+            if tiles.len() + 1 != n {
+                return Err(PdbError::BadPattern {
+                    reason: "a colour table must list every tile".to_string(),
+                });
+            }
+            Ok(crate::mtm::multinomial(n, &sizes))
+        }
+    }
 }
 
 /// `placements(n, k)` with overflow reported as a bad pattern.

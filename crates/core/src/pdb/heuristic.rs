@@ -356,6 +356,10 @@ impl PdbHeuristic {
         dual: bool,
         name: impl Into<String>,
     ) -> Result<PdbHeuristic, PdbError> {
+        if let Some(t) = tables.iter().find(|t| t.header().encoding != super::EntryEncoding::U8) {
+            let found = t.header().encoding.metric();
+            return Err(super::PdbError::WrongMetric { expected: "stm", found, hint: "" }.into());
+        }
         let (views, tables) = views(goal, tables, reflect)?;
         let size = goal.size();
         let name = name.into();

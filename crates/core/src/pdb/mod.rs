@@ -11,7 +11,8 @@ mod table;
 pub use format::{
     ENDIANNESS_CHECK, EntryCheck, EntryEncoding, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN, PREFIX_LEN,
     Pdb, PdbError, PdbHeader, PdbMeta, UNREACHABLE, check_version, decode_header, encode,
-    encode_header, head_len, reseal_header_checksum, write_pdb_file,
+    encode_header, encode_header_as, head_len, reseal_header_checksum, write_pdb_file,
+    write_pdb_file_as,
 };
 pub use heuristic::{PdbHeuristic, PdbLookup, PdbState, serves_goal};
 pub use rank::{placements, rank, rank_cells, unrank};

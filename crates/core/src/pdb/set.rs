@@ -134,7 +134,8 @@ pub fn scan_dir_except(dir: &Path, mode: LoadMode, skip: impl Fn(&Path) -> bool)
     }
     // Group by (preset, size, goal); keep groups that partition all tiles exactly.
     let mut groups: Vec<(String, Vec<Arc<PdbTable>>)> = Vec::new();
-    for t in tables {
+    // Tables of the multi-tile metric are not single-tile sets (see `mtm::ColourTable`).
+    for t in tables.into_iter().filter(|t| t.header().encoding == super::EntryEncoding::U8) {
         let name = t.header().preset.clone().unwrap_or_else(|| "custom".to_string());
         match groups
             .iter_mut()
