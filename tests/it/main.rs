@@ -7,6 +7,7 @@ mod compare;
 mod faults;
 mod limits;
 mod memory;
+mod near;
 mod pdb;
 mod progress;
 mod random;

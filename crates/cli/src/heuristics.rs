@@ -10,7 +10,12 @@ use crate::pdb::{self, DbError, Found};
 
 /// The heuristic used when none is named.
 pub(crate) fn default_kind(size: Size) -> HeuristicKind {
-    if size == Size::S4X4 { HeuristicKind::Pdb } else { HeuristicKind::LinearConflict }
+    // Boards over 25 cells get the anytime search by default, which databases guide better.
+    if size == Size::S4X4 || size.cells() >= crate::near::AUTO_MIN_CELLS {
+        HeuristicKind::Pdb
+    } else {
+        HeuristicKind::LinearConflict
+    }
 }
 
 /// The heuristic `kind` for `goal`, or why it cannot be built. A database that is missing and

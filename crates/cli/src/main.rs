@@ -11,6 +11,7 @@ mod exit;
 mod heuristics;
 mod input;
 mod install;
+mod near;
 mod output;
 mod pdb;
 mod play;
