@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod big;
 mod dist;
 mod load;
 
@@ -26,6 +27,10 @@ tasks:
   bench [--build] [--pdb-dir DIR] [--quick] [--hard]
       build times and memory (--build), Korf's 100 with 1 and 2 threads and each
       load mode, the hardest positions (--hard)
+  bench --big [--count N] [--time-limit SECS] [--sizes 6x6,7x7,8x8] [--big-uniform]
+        [--pdb-dir DIR] [--bin DIR]
+      near-optimal answers on large boards (random walks like DeepCubeA's test sets, and
+      uniformly random ones): lengths, lower bounds, times, ratio to Manhattan
   load [--requests N] [--clients N] [--rounds N] [-- SERVE-ARGS...]
       load test of `fifteen serve` on loopback (default 2 rounds of 3000 requests from
       16 clients): latency percentiles, statuses and unexpected answers per kind, server
@@ -45,6 +50,7 @@ fn run() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("gen-pdb") => gen_pdb(&args[1..]),
+        Some("bench") if args.iter().any(|a| a == "--big") => big::run(&project_root(), &args[1..]),
         Some("bench") => bench::run(&project_root(), &args[1..]),
         Some("dist") => dist::run(&project_root(), &args[1..]),
         Some("load") => load::run(&project_root(), &args[1..]),
