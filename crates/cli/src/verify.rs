@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use fifteen_core::{Dir, Notation};
+use fifteen_core::{Dir, Notation, parse_moves};
 
 use crate::args::VerifyArgs;
 use crate::exit::{self, BadInput};
@@ -12,7 +12,7 @@ use crate::input;
 pub(crate) fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
     let (start, goal) = input::board_and_goal(std::slice::from_ref(&args.board), &args.board_opts)?;
     let notation = args.notation.notation();
-    let moves = parse_moves(&args.moves, notation)?;
+    let moves = parse_moves(&args.moves, notation).map_err(|e| BadInput(e.to_string()))?;
     let mut out = std::io::stdout().lock();
     let mut board = start.clone();
     let mut tiles = Vec::with_capacity(moves.len());
@@ -46,24 +46,6 @@ pub(crate) fn run(args: &VerifyArgs) -> anyhow::Result<u8> {
         )?;
         Ok(exit::FAILED)
     }
-}
-
-/// Letters U, D, L, R in `notation`; spaces and commas are ignored.
-fn parse_moves(text: &str, notation: Notation) -> anyhow::Result<Vec<Dir>> {
-    let mut moves = Vec::new();
-    for c in text.chars().filter(|&c| !c.is_whitespace() && c != ',') {
-        match Dir::from_letter(c, notation) {
-            Some(d) => moves.push(d),
-            None => {
-                return Err(BadInput(format!(
-                    "move {} ({c:?}) is not one of the letters U, D, L, R",
-                    moves.len() + 1
-                ))
-                .into());
-            }
-        }
-    }
-    Ok(moves)
 }
 
 /// The direction as a word.

@@ -27,7 +27,7 @@ pub use heuristic::{
     Misplaced,
 };
 pub use lines::{BoundedLines, LineError, PositionLine, parse_position_line};
-pub use moves::{Dir, Notation, format_moves};
+pub use moves::{Dir, MoveListError, Notation, format_moves, parse_moves};
 pub use search::{
     ANYTIME_WEIGHTS, Algorithm, Improvement, LimitKind, Limits, NEAR_MAX_STORED, NearOptimal,
     Problem, SearchError, Solution, Stats, anytime, astar, bfs, bounded, greedy, ida, ida_lanes,

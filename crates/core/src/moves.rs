@@ -5,7 +5,10 @@ use std::fmt;
 
 use crate::board::{MAX_CELLS, Size};
 
+mod list;
 mod prune;
+
+pub use list::{MoveListError, parse_moves};
 
 pub(crate) use prune::{Fsm, PRUNE};
 
