@@ -69,7 +69,7 @@ fn within_holds_on_korfs_instances() {
 /// the last of them, labelled with its lower bound.
 #[test]
 fn time_limit_improves_and_labels_the_answer() {
-    let board = fifteen(&["random", "--size", "6x6", "--moves", "300", "--seed", "5"]);
+    let board = fifteen(&["random", "--size", "6x6", "--moves", "150", "--seed", "5"]);
     let board = board.stdout.trim().to_string();
     let run = fifteen(&[
         "solve",
@@ -112,7 +112,7 @@ fn time_limit_improves_and_labels_the_answer() {
 fn large_boards_default_to_anytime_in_batches() {
     let mut positions = String::new();
     for (size, seed) in [("7x7", "1"), ("8x8", "2"), ("6x6", "3")] {
-        let run = fifteen(&["random", "--size", size, "--moves", "200", "--seed", seed]);
+        let run = fifteen(&["random", "--size", size, "--moves", "60", "--seed", seed]);
         positions.push_str(&run.stdout);
     }
     let run = fifteen_with_stdin(
@@ -124,7 +124,7 @@ fn large_boards_default_to_anytime_in_batches() {
             "--threads",
             "2",
             "--timeout",
-            "1",
+            "5",
             "--max-stored",
             "200000",
             "--heuristic",
@@ -143,7 +143,7 @@ fn large_boards_default_to_anytime_in_batches() {
     }
     // The text answer of a single position says it is not proven optimal, with the bound.
     let one = positions.lines().next().expect("a position");
-    let run = fifteen(&["solve", one, "--timeout", "1", "--heuristic", "linear-conflict"]);
+    let run = fifteen(&["solve", one, "--timeout", "5", "--heuristic", "linear-conflict"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert!(run.stdout.contains("not proven optimal: at least"), "{run:?}");
 }

@@ -44,10 +44,11 @@ pub const NEAR_MAX_STORED: usize = 4_000_000;
 /// The weights [`anytime`] runs, in order. Measured on 6x6 to 8x8 boards (see
 /// `docs/performance.md`): the first answers within a fraction of a second, and each later
 /// one usually shortens the answer while memory lasts.
-pub const ANYTIME_WEIGHTS: [f64; 11] = [10.0, 5.0, 3.0, 2.0, 1.6, 1.4, 1.25, 1.15, 1.1, 1.05, 1.0];
+pub const ANYTIME_WEIGHTS: [f64; 12] =
+    [50.0, 10.0, 5.0, 3.0, 2.0, 1.6, 1.4, 1.25, 1.15, 1.1, 1.05, 1.0];
 
 /// The greediest weight [`anytime`] tries when runs run out of memory before any answer.
-const MAX_WEIGHT: f64 = 64.0;
+const MAX_WEIGHT: f64 = 400.0;
 
 /// Weights are fixed-point with this many units per move, rounded down (which keeps the bound).
 const WEIGHT_ONE: u64 = 1024;
@@ -169,20 +170,25 @@ fn drive<H: Heuristic>(
                 let c = path.len() as u64;
                 lower = lower.max((c * WEIGHT_ONE).div_ceil(fixed) as u32);
             }
-            // A path as long as the lower bound is optimal already.
-            let path = if path.len() as u32 <= lower {
-                path
-            } else {
-                shorten(problem.start(), &path, limits, &mut stats)
-            };
-            if best.as_ref().is_none_or(|b| path.len() < b.len()) {
-                on_improve(&Improvement {
-                    length: path.len(),
-                    lower_bound: lower,
-                    weight: w,
-                    elapsed: t0.elapsed(),
-                });
-                best = Some(path);
+            // The run's answer first (so that a limit during the shortening keeps it), then
+            // its shortening; a path as long as the lower bound is optimal already.
+            for shortened in [false, true] {
+                let path = if !shortened {
+                    path.clone()
+                } else if path.len() as u32 <= lower {
+                    break;
+                } else {
+                    shorten(problem.start(), &path, limits, &mut stats)
+                };
+                if best.as_ref().is_none_or(|b| path.len() < b.len()) {
+                    on_improve(&Improvement {
+                        length: path.len(),
+                        lower_bound: lower,
+                        weight: w,
+                        elapsed: t0.elapsed(),
+                    });
+                    best = Some(path);
+                }
             }
         }
         if let Some(kind) = run.stop {

@@ -4,7 +4,8 @@
 //! of the path can be replaced by a shortest path between them, which IDA* with linear conflict
 //! (towards the stretch's end board) finds quickly while the stretch is short. Windows of
 //! [`WINDOWS`] moves slide along the path by half their length; each IDA* gets at most
-//! [`NODES_PER_WINDOW`] nodes, so a hard window is skipped rather than waited on. Then a board
+//! [`NODES_PER_WINDOW`] nodes, so a hard window is skipped rather than waited on, and the
+//! whole shortening at most [`NODES_IN_ALL`]. Then a board
 //! visited twice has the loop between its visits removed. The result replays from the same start
 //! to the same goal and is never longer.
 
@@ -19,7 +20,10 @@ use crate::moves::Dir;
 pub(crate) const WINDOWS: [usize; 3] = [12, 20, 28];
 
 /// The most nodes one window's IDA* may generate.
-pub(crate) const NODES_PER_WINDOW: u64 = 200_000;
+pub(crate) const NODES_PER_WINDOW: u64 = 20_000;
+
+/// The most nodes one shortening may generate in all (long paths have many windows).
+pub(crate) const NODES_IN_ALL: u64 = 2_000_000;
 
 /// `moves` from `start`, shortened; stops early (returning what it has) when `limits`' deadline
 /// or cancel flag says so. Nodes are added to `stats`.
@@ -30,12 +34,13 @@ pub(crate) fn shorten(
     stats: &mut Stats,
 ) -> Vec<Dir> {
     let mut moves = cut_loops(start, moves);
+    let mut spent = 0;
     for window in WINDOWS {
         let mut boards = boards_along(start, &moves);
         let mut i = 0;
         while i + 2 <= moves.len() {
-            if limits.check_slow().is_some() {
-                return moves;
+            if limits.check_slow().is_some() || spent >= NODES_IN_ALL {
+                return cut_loops(start, &moves);
             }
             let j = (i + window).min(moves.len());
             let Ok(problem) = Problem::new(boards[i].clone(), boards[j].clone()) else {
@@ -50,6 +55,7 @@ pub(crate) fn shorten(
             };
             match ida(&problem, &h, &window_limits) {
                 Ok(sol) => {
+                    spent += sol.stats.generated;
                     stats.generated += sol.stats.generated;
                     stats.expanded += sol.stats.expanded;
                     if sol.len() < j - i {
@@ -61,6 +67,7 @@ pub(crate) fn shorten(
                     }
                 }
                 Err(super::SearchError::LimitReached { stats: s, .. }) => {
+                    spent += s.generated;
                     stats.generated += s.generated;
                     stats.expanded += s.expanded;
                 }
