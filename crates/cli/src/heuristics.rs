@@ -10,8 +10,11 @@ use crate::pdb::{self, DbError, Found};
 
 /// The heuristic used when none is named.
 pub(crate) fn default_kind(size: Size) -> HeuristicKind {
-    // Boards over 25 cells get the anytime search by default, which databases guide better.
-    if size == Size::S4X4 || size.cells() >= crate::near::AUTO_MIN_CELLS {
+    // Boards over 25 cells get the anytime search by default. Measured (docs/performance.md):
+    // the 6x6 set guides it well; on 7x7 and 8x8 the 4-tile sets answered fewer positions
+    // within 5 s than linear conflict, so there they are used only when named.
+    let cells = size.cells();
+    if size == Size::S4X4 || (crate::near::AUTO_MIN_CELLS..=36).contains(&cells) {
         HeuristicKind::Pdb
     } else {
         HeuristicKind::LinearConflict

@@ -44,8 +44,7 @@ pub const NEAR_MAX_STORED: usize = 4_000_000;
 /// The weights [`anytime`] runs, in order. Measured on 6x6 to 8x8 boards (see
 /// `docs/performance.md`): the first answers within a fraction of a second, and each later
 /// one usually shortens the answer while memory lasts.
-pub const ANYTIME_WEIGHTS: [f64; 12] =
-    [50.0, 10.0, 5.0, 3.0, 2.0, 1.6, 1.4, 1.25, 1.15, 1.1, 1.05, 1.0];
+pub const ANYTIME_WEIGHTS: [f64; 11] = [10.0, 5.0, 3.0, 2.0, 1.6, 1.4, 1.25, 1.15, 1.1, 1.05, 1.0];
 
 /// The greediest weight [`anytime`] tries when runs run out of memory before any answer.
 const MAX_WEIGHT: f64 = 400.0;
