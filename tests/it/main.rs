@@ -5,6 +5,7 @@ mod browser;
 mod check;
 mod compare;
 mod faults;
+mod five;
 mod limits;
 mod memory;
 mod near;

@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod bench24;
 mod big;
 mod dist;
 mod load;
@@ -27,6 +28,9 @@ tasks:
   bench [--build] [--pdb-dir DIR] [--quick] [--hard]
       build times and memory (--build), Korf's 100 with 1 and 2 threads and each
       load mode, the hardest positions (--hard)
+  bench --24 [--instances ID,...] [--pdb-dir DIR] [--threads N] [--speedup ID]
+      Korf's 24-puzzle instances (default: the ten shortest), one process each, against
+      the published expansions (SZ, RA); see `cargo xtask bench --24 --help`
   bench --big [--count N] [--time-limit SECS] [--sizes 6x6,7x7,8x8] [--big-uniform]
         [--pdb-dir DIR] [--bin DIR]
       near-optimal answers on large boards (random walks like DeepCubeA's test sets, and
@@ -50,6 +54,9 @@ fn run() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("gen-pdb") => gen_pdb(&args[1..]),
+        Some("bench") if args.get(1).is_some_and(|a| a == "--24") => {
+            bench24::run(&project_root(), &args[2..])
+        }
         Some("bench") if args.iter().any(|a| a == "--big") => big::run(&project_root(), &args[1..]),
         Some("bench") => bench::run(&project_root(), &args[1..]),
         Some("dist") => dist::run(&project_root(), &args[1..]),

@@ -99,7 +99,8 @@ const PDB_HELP: &str = "\
 Where databases are looked for: --pdb-dir if given (there only); else FIFTEEN_PDB_DIR if set
 (there only); else the source checkout's data/ folder and the user's data directory, the
 strongest set found winning (4x4: 7-8, else 6-6-3). When none serves a 4x4 or 3x3 goal, the
-quick set (4x4-6-6-3, 3x3-8) is built on first use into the first of those folders.
+quick set (4x4-6-6-3, 3x3-8) is built on first use into the first of those folders. The 5x5
+default (5x5-6-6-6-6, about 2 minutes and 510 MB) is built by `fifteen pdb build --size 5x5`.
 `cargo xtask gen-pdb` builds the default 4x4 sets (7-8 and 6-6-3) into data/;
 `fifteen pdb install --from DIR` installs the prebuilt ones of a release (see its SHA256SUMS).
 
@@ -261,7 +262,7 @@ pub(crate) enum HeuristicArg {
     LinearConflict,
     /// The true distance from a table (boards of at most 9 cells)
     Exact,
-    /// Additive pattern databases (the default on 4x4; built on first use)
+    /// Additive pattern databases (the default on 4x4 and 5x5; built on first use on 4x4)
     Pdb,
 }
 
@@ -334,6 +335,11 @@ pub(crate) struct SolveArgs {
     /// are node counts, and time_ms is each position's share of its thread's time [default: 3]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=64))]
     pub(crate) lanes: Option<u16>,
+    /// Progress of a long search on stderr once it has run SECS seconds: bound (a proven lower
+    /// bound), nodes, rate, time, and the iteration's ETA once it can be estimated; off a
+    /// terminal a new line every SECS [default: 3 on a terminal, 30 otherwise]
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub(crate) progress: Option<Duration>,
     #[command(flatten)]
     pub(crate) search: SearchOpts,
     /// How moves are written: tile (the direction the tile slides) or blank
@@ -363,7 +369,7 @@ pub(crate) struct SolveArgs {
 /// The heuristic, algorithm and limits of `solve`.
 #[derive(Debug, Args)]
 pub(crate) struct SearchOpts {
-    /// The heuristic [default: pdb on 4x4, linear-conflict elsewhere]
+    /// The heuristic [default: pdb on 4x4 and 5x5, linear-conflict elsewhere]
     #[arg(long, value_enum)]
     pub(crate) heuristic: Option<HeuristicArg>,
     /// The search algorithm [default: ida; on boards of more than 25 cells, anytime search for

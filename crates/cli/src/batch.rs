@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use fifteen_core::{
-    Algorithm, AnyHeuristic, Board, BoundedLines, LimitKind, Problem, SearchError, Size,
+    Algorithm, AnyHeuristic, Board, BoundedLines, LimitKind, Limits, Problem, SearchError, Size,
     parse_position_line,
 };
 use indicatif::{ProgressBar, ProgressStyle};
@@ -38,6 +38,10 @@ use crate::heuristics::choose;
 use crate::input;
 use crate::output::Record;
 use crate::solve::{Outcome, Settings, attempt, limits};
+
+mod running;
+
+use running::Running;
 
 /// The longest line read, in bytes (a 8x8 board with an id is under 200).
 pub(crate) const MAX_LINE: usize = 64 * 1024;
@@ -67,7 +71,7 @@ fn window(workers: usize) -> usize {
 }
 
 /// The Ctrl-C flag, set by the handler installed on first use. A second Ctrl-C exits at once.
-fn interrupt_flag() -> Arc<AtomicBool> {
+pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {
     static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
@@ -105,7 +109,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     let progress = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::no_length();
         if let Ok(style) =
-            ProgressStyle::with_template("{spinner} {pos} positions, {elapsed} ({per_sec})")
+            ProgressStyle::with_template("{spinner} {pos} positions, {elapsed} ({per_sec}) {msg}")
         {
             bar.set_style(style);
         }
@@ -167,19 +171,27 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     let mut summary = Summary::default();
     let (tx, rx) = mpsc::channel::<(usize, Option<Record>)>();
     let mut interrupted = false;
+    let running = Running::default();
+    let finished = AtomicBool::new(false);
     let printed: anyhow::Result<()> = std::thread::scope(|s| {
         let (settings, job_rx, cancel, pool) = (&settings, &job_rx, &cancel, &pool);
+        let (running, finished, bar) = (&running, &finished, &progress);
         // The workers run on the pool's threads; this thread only waits for them.
         std::thread::Builder::new()
             .spawn_scoped(s, move || {
                 pool.scope(|ps| {
                     for _ in 0..workers {
                         let tx = tx.clone();
-                        ps.spawn(move |_| work(job_rx, &tx, settings, args, cancel));
+                        ps.spawn(move |_| work(job_rx, &tx, settings, args, cancel, running));
                     }
                 });
             })
             .context("cannot start the batch's threads")?;
+        // Progress of the positions that run long (without a thread, the batch goes on
+        // without). Spawned after the last `?`, so that `finished` is always set for it.
+        let _ = std::thread::Builder::new().spawn_scoped(s, move || {
+            show_running(running, finished, bar, args.progress);
+        });
         let mut pending = BTreeMap::new();
         let mut want = 0;
         let mut result = Ok(());
@@ -214,6 +226,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
                 break;
             }
         }
+        finished.store(true, Ordering::Relaxed);
         result
     });
     drop(token_tx);
@@ -244,6 +257,7 @@ fn work(
     settings: &Settings,
     args: &SolveArgs,
     cancel: &AtomicBool,
+    running: &Running,
 ) {
     let interleave = settings.lanes > 1 && settings.algorithm == Algorithm::Ida;
     // A job taken while lanes of another heuristic were running: it starts the next run.
@@ -281,7 +295,8 @@ fn work(
             settings.lanes,
             |wait| {
                 if let Some((tag, problem)) = first.take() {
-                    return Some((tag, problem, limits(settings, 1)));
+                    let limits = watched(limits(settings, 1), running, tag.1.line);
+                    return Some((tag, problem, limits));
                 }
                 while held.is_none() && !failed_send.get() {
                     let (i, item, other) = take(jobs, cancel, wait)?;
@@ -290,7 +305,8 @@ fn work(
                         (same, &item.board, other.as_deref())
                         && let Ok(problem) = Problem::new(board.clone(), goal.clone())
                     {
-                        return Some(((i, item), problem, limits(settings, 1)));
+                        let limits = watched(limits(settings, 1), running, item.line);
+                        return Some(((i, item), problem, limits));
                     }
                     if same || !matches!((&item.board, other.as_deref()), (Ok(_), Some(Ok(_)))) {
                         // Not a search (a bad line, an unsolvable position): answer it now.
@@ -303,6 +319,7 @@ fn work(
                 None
             },
             |(i, item), result| {
+                running.end(item.line);
                 let outcome = match result {
                     Ok(solution) => Outcome::Solved(solution),
                     Err(e) => Outcome::Failed(e),
@@ -320,6 +337,41 @@ fn work(
         );
         if failed_send.get() {
             return;
+        }
+    }
+}
+
+/// `limits` with counters for the position on `line`, which [`show_running`] reads.
+fn watched(mut limits: Limits, running: &Running, line: usize) -> Limits {
+    limits.progress = Some(running.start(line));
+    limits
+}
+
+/// Shows the positions searched for longer than `after` (`--progress`; 3 s on a terminal, in
+/// the bar, redrawn every second; else 30 s, a line each every 30 s) until `finished`.
+fn show_running(
+    running: &Running,
+    finished: &AtomicBool,
+    bar: &ProgressBar,
+    after: Option<Duration>,
+) {
+    let terminal = std::io::stderr().is_terminal();
+    let after = after.unwrap_or(Duration::from_secs(if terminal { 3 } else { 30 }));
+    let every = if terminal { Duration::from_secs(1) } else { after };
+    let mut next = Instant::now() + every;
+    while !finished.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(100));
+        if Instant::now() < next {
+            continue;
+        }
+        next += every;
+        let lines = running.report(after);
+        if terminal {
+            bar.set_message(lines.first().cloned().unwrap_or_default());
+        } else {
+            for line in lines {
+                eprintln!("{line}");
+            }
         }
     }
 }

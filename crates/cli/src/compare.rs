@@ -95,6 +95,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<u8> {
             max_stored: Some(args.limit_stored),
             threads: 1,
             lanes: 1,
+            progress: None,
         };
         let algo = algorithm.to_string();
         let row = match h.solve(&problem, algorithm, &limits) {

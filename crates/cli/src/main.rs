@@ -21,6 +21,7 @@ mod service;
 mod show;
 mod solve;
 mod verify;
+mod watch;
 
 use std::process::ExitCode;
 

@@ -28,12 +28,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Instant, UNIX_EPOCH};
 
 use anyhow::Context;
-use fifteen_core::pdb::{LoadMode, PdbError, PdbSet, PdbTable, scan_dir, serves_goal};
+use fifteen_core::pdb::{LoadMode, PdbError, PdbSet, PdbTable, scan_dir_except, serves_goal};
 use fifteen_core::{AnyHeuristic, Board, Size};
 use pdb_gen::{Progress, SetSpec, build_set, preset};
 
 use crate::args::{PdbArgs, PdbCommand, PdbOpts};
 use crate::{exit, install};
+
+mod advice;
+mod memory;
 
 /// Sets that verify in milliseconds are checked in full every time they are loaded; larger ones
 /// get the header checks at load and a full check with `fifteen pdb verify`.
@@ -130,7 +133,22 @@ fn residency(set: &PdbSet, mode: LoadMode) -> String {
 fn find_set(dirs: &[PathBuf], goal: &Board, mode: LoadMode) -> Option<(PdbSet, PathBuf)> {
     let mut candidates: Vec<(PdbSet, PathBuf)> = Vec::new();
     for dir in dirs {
-        let scan = scan_dir(dir, mode);
+        // Sets that cannot fit are not even opened (opening maps them whole).
+        let big = memory::available().map(|a| (memory::too_large(dir, a), a)).unwrap_or_default();
+        for (set, needed) in &big.0 {
+            SHORT_OF_MEMORY.store(true, Ordering::Relaxed);
+            warn_once(
+                &dir.join(set),
+                &format!(
+                    "warning: not enough memory for the {set} set in {}: it needs {} MB and {} MB are available; going on without it",
+                    dir.display(),
+                    needed.div_ceil(1_000_000),
+                    big.1 / 1_000_000
+                ),
+            );
+        }
+        let skip = |p: &Path| memory::set_name(p).is_some_and(|s| big.0.contains_key(s));
+        let scan = scan_dir_except(dir, mode, skip);
         for (path, err) in &scan.errors {
             match err {
                 PdbError::OutOfMemory { bytes, .. } => {
@@ -360,15 +378,20 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
             format!("no pattern database for {size} serving goal {goal} in {folders}{why}")
         })
     };
+    const CORNER: &str = "; databases serve goals with the blank in a corner: build one for this goal with `pdb-gen --goal`";
     let Some(p) = first_use_preset(size).and_then(preset) else {
-        return Ok(missing(
-            "; build one with `pdb-gen --preset NAME --out DIR` or `--size WxH --pattern ...`",
-        ));
+        // A size whose default set is too large to build unasked: say which command builds it.
+        return Ok(missing(&match pdb_gen::default_for(size) {
+            Some(p) if serves_goal(&p.goal(), goal) => advice::missing_default(p, opts),
+            Some(_) => CORNER.to_string(),
+            None => {
+                "; build one with `pdb-gen --preset NAME --out DIR` or `--size WxH --pattern ...`"
+                    .to_string()
+            }
+        }));
     };
     if !serves_goal(&p.goal(), goal) {
-        return Ok(missing(
-            "; databases serve goals with the blank in a corner: build one for this goal with `pdb-gen --goal`",
-        ));
+        return Ok(missing(CORNER));
     }
     let Some(dir) = build_dir.filter(|_| !opts.no_pdb_build) else {
         return Ok(missing(&format!("; build it with `fifteen pdb build {}`", p.name)));
@@ -455,10 +478,24 @@ fn list(opts: &PdbOpts) -> anyhow::Result<u8> {
     if dirs.is_empty() {
         writeln!(out, "no folder to search: pass --pdb-dir or set FIFTEEN_PDB_DIR")?;
     }
+    let mut found = BTreeSet::new();
     for dir in &dirs {
-        let scan = scan_dir(dir, LoadMode::Mmap);
+        // As when solving, a set that cannot fit in memory is not opened (that maps it whole).
+        let available = memory::available();
+        let big = available.map(|a| memory::too_large(dir, a)).unwrap_or_default();
+        let skip = |p: &Path| memory::set_name(p).is_some_and(|s| big.contains_key(s));
+        let scan = scan_dir_except(dir, LoadMode::Mmap, skip);
+        found.extend(scan.sets.iter().map(|s| s.name.clone()));
         let state = if !dir.exists() { " (missing)" } else { "" };
         writeln!(out, "{}{state}", dir.display())?;
+        for (set, needed) in &big {
+            writeln!(
+                out,
+                "  set {set:<14} not opened: it needs {} MB, and {} MB of memory are available",
+                needed.div_ceil(1_000_000),
+                available.unwrap_or_default() / 1_000_000
+            )?;
+        }
         for set in &scan.sets {
             let bytes: u64 = set.tables.iter().map(|t| t.entries().len() as u64).sum();
             writeln!(
@@ -484,6 +521,9 @@ fn list(opts: &PdbOpts) -> anyhow::Result<u8> {
     }
     if let Some(dir) = build_dir {
         writeln!(out, "missing sets are built in {}", dir.display())?;
+    }
+    for line in advice::defaults(&found, opts) {
+        writeln!(out, "{line}")?;
     }
     Ok(exit::OK)
 }

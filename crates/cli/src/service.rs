@@ -195,6 +195,7 @@ impl Service {
                 max_stored: Some(MAX_STORED),
                 threads: 1,
                 lanes: 1,
+                progress: None,
             };
             let stats = match heuristic.solve(&problem, algorithm, &limits) {
                 Ok(s) => {

@@ -1,14 +1,14 @@
 //! `fifteen solve BOARD`: one position, answered in text, as boards (`--boards`) or as JSON.
 //! The search itself ([`attempt`]) is shared with the batch mode.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use fifteen_core::{
-    Algorithm, AnyHeuristic, Board, Limits, NearOptimal, Problem, SearchError, Solution,
-    Unsolvable, format_moves,
+    Algorithm, AnyHeuristic, Board, LimitKind, Limits, NearOptimal, Problem, SearchError,
+    SearchProgress, Solution, Unsolvable, format_moves,
 };
 
 use crate::args::{AlgorithmArg, LimitOpts, SolveArgs};
@@ -18,6 +18,7 @@ use crate::input;
 use crate::near::{self, NearMode};
 use crate::output::{self, Record};
 use crate::show;
+use crate::watch::Watch;
 
 /// How one position ended.
 #[derive(Debug)]
@@ -43,7 +44,7 @@ pub(crate) struct Settings {
     /// Threads IDA* uses inside one position: all of `--threads` for a single position, one
     /// per position in a batch (which is parallel across positions instead).
     pub(crate) search_threads: usize,
-    /// Set on Ctrl-C (batch mode): running searches stop.
+    /// Set on Ctrl-C: running searches stop.
     pub(crate) cancel: Option<Arc<AtomicBool>>,
     /// Searches each thread interleaves (`--lanes`): positions in a batch, subtrees of one
     /// position split over threads.
@@ -54,6 +55,8 @@ pub(crate) struct Settings {
     pub(crate) auto_near: bool,
     /// Print anytime improvements on stderr (a single position, not a batch).
     pub(crate) report: bool,
+    /// Counters the search publishes for the progress line (one position only).
+    pub(crate) progress: Option<Arc<SearchProgress>>,
 }
 
 /// Searches a thread interleaves by default: measured with 7-8 on Korf's 100 and the 80-move
@@ -84,6 +87,7 @@ impl Settings {
             },
             auto_near: args.search.algorithm.is_none(),
             report: args.input.is_none(),
+            progress: None,
         }
     }
 }
@@ -98,6 +102,7 @@ pub(crate) fn limits(settings: &Settings, threads: usize) -> Limits {
         max_stored: opts.max_stored,
         threads,
         lanes: settings.lanes,
+        progress: settings.progress.clone(),
     }
 }
 
@@ -126,6 +131,27 @@ pub(crate) fn attempt(
     }
 }
 
+/// [`attempt`] with a progress line for a long search, and Ctrl-C stopping the search (which
+/// then reports the lower bound proven so far) rather than the process.
+fn watched(
+    board: &Board,
+    goal: &Board,
+    heuristic: &AnyHeuristic,
+    settings: &mut Settings,
+    args: &SolveArgs,
+) -> Outcome {
+    let progress = Arc::new(SearchProgress::new());
+    settings.progress = Some(Arc::clone(&progress));
+    settings.cancel = Some(crate::batch::interrupt_flag());
+    let after = args.progress.unwrap_or(if std::io::stderr().is_terminal() {
+        Duration::from_secs(3)
+    } else {
+        Duration::from_secs(30)
+    });
+    let _watch = Watch::start(progress, after);
+    attempt(board, goal, heuristic, settings)
+}
+
 /// The one-line answer for an unsolvable position.
 pub(crate) fn no_solution(why: &Unsolvable) -> String {
     let reason = why.to_string();
@@ -139,7 +165,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         anyhow::bail!(exit::Usage("--output applies only with --input".into()));
     }
     let (board, goal) = input::board_and_goal(&args.board, &args.board_opts)?;
-    let settings = Settings::from_args(args);
+    let mut settings = Settings::from_args(args);
     let mut out = std::io::stdout().lock();
     // An unsolvable position is answered at once, before any heuristic is built.
     if let Err(why) = board.solvability(&goal) {
@@ -152,7 +178,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         return Ok(exit::UNSOLVABLE);
     }
     let heuristic = choose(args.search.heuristic.map(|h| h.kind()), &goal, &args.search.pdb)?;
-    let outcome = attempt(&board, &goal, &heuristic, &settings);
+    let outcome = watched(&board, &goal, &heuristic, &mut settings, args);
     if args.json {
         let mut record = Record::new(&board, &goal, &outcome, &settings, args);
         record.heuristic = heuristic.name().to_string();
@@ -170,6 +196,17 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         Outcome::Unsolvable(why) => {
             writeln!(out, "{}", no_solution(&why))?;
             return Ok(exit::UNSOLVABLE);
+        }
+        Outcome::Failed(SearchError::LimitReached {
+            kind: LimitKind::Cancelled,
+            lower_bound,
+            stats,
+        }) => {
+            eprintln!(
+                "interrupted after {} nodes: the optimal length is at least {lower_bound}",
+                stats.generated
+            );
+            return Ok(exit::INTERRUPTED);
         }
         Outcome::Failed(e) => return Err(e.into()),
     };

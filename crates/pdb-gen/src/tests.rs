@@ -7,6 +7,8 @@ use fifteen_core::{Board, Dir, Size};
 
 use crate::{BuildOptions, PRESETS, build_pattern, preset};
 
+mod five;
+
 const DEPTHS_8: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../../shared/instances/8puzzle-depths.txt"

@@ -15,7 +15,7 @@ pub use format::{
 };
 pub use heuristic::{PdbHeuristic, PdbLookup, PdbState, serves_goal};
 pub use rank::{placements, rank, rank_cells, unrank};
-pub use set::{PdbSet, PdbSetError, Scan, best_set, scan_dir};
+pub use set::{PdbSet, PdbSetError, Scan, best_set, scan_dir, scan_dir_except};
 pub use table::{LoadMode, PdbTable, prefetch, uncache};
 
 #[cfg(test)]

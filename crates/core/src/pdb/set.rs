@@ -112,11 +112,17 @@ pub struct Scan {
 /// Opens every `*.pdb` file in `dir` and groups the tables into complete sets. A missing folder
 /// is an empty scan.
 pub fn scan_dir(dir: &Path, mode: LoadMode) -> Scan {
+    scan_dir_except(dir, mode, |_| false)
+}
+
+/// [`scan_dir`] without the files for which `skip` is true, which are not even opened (opening
+/// maps or reads a file whole: a caller leaves out what does not fit in memory).
+pub fn scan_dir_except(dir: &Path, mode: LoadMode, skip: impl Fn(&Path) -> bool) -> Scan {
     let mut scan = Scan::default();
     let Ok(read) = std::fs::read_dir(dir) else { return scan };
     let mut paths: Vec<PathBuf> = read
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
+        .filter(|p| p.extension().is_some_and(|x| x == "pdb") && !skip(p))
         .collect();
     paths.sort();
     let mut tables: Vec<Arc<PdbTable>> = Vec::new();

@@ -109,6 +109,9 @@ pub(crate) fn ida_with<H: Heuristic>(
     let mut bound = initial_h;
     loop {
         stats.thresholds.push(bound);
+        if let Some(p) = &limits.progress {
+            p.iteration(bound, shared.generated.load(Ordering::Relaxed));
+        }
         let outcome = iteration(&shared, &root, bound, threads);
         stats.expanded += outcome.expanded;
         stats.lookups += outcome.lookups;
@@ -400,6 +403,9 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
         self.publish();
         let limits = self.shared.limits;
         let total = self.shared.generated.load(Ordering::Relaxed);
+        if let Some(p) = &limits.progress {
+            p.seen(total);
+        }
         self.check_at = CHECK_EVERY;
         if let Some(max) = limits.max_nodes {
             if total >= max {

@@ -429,6 +429,9 @@ impl<S: Copy> Lane<S> {
         let Some(root) = &self.root else { return Tick::Exhausted };
         if self.iterate {
             self.stats.thresholds.push(self.bound);
+            if let Some(p) = &self.limits.progress {
+                p.iteration(self.bound, self.stats.generated);
+            }
         }
         self.next_bound = u32::MAX;
         self.cells = root.cells;
@@ -483,6 +486,9 @@ impl<S: Copy> Lane<S> {
     #[cold]
     fn check_own(&mut self) -> Option<LimitKind> {
         let total = self.stats.generated;
+        if let Some(p) = &self.limits.progress {
+            p.seen(total);
+        }
         self.check_at = total + CHECK_EVERY;
         if let Some(max) = self.limits.max_nodes {
             if total >= max {
@@ -506,6 +512,9 @@ impl<S: Copy> Lane<S> {
         self.publish(shared);
         let limits = shared.limits;
         let total = shared.generated.load(Ordering::Relaxed);
+        if let Some(p) = &limits.progress {
+            p.seen(total);
+        }
         let mut every = CHECK_EVERY;
         if let Some(max) = limits.max_nodes {
             if total >= max {

@@ -9,6 +9,7 @@ mod astar;
 mod bfs;
 mod ida;
 mod lanes;
+mod progress;
 mod shorten;
 
 pub use anytime::{ANYTIME_WEIGHTS, Improvement, NEAR_MAX_STORED, NearOptimal, anytime, bounded};
@@ -16,6 +17,7 @@ pub use astar::{astar, greedy, weighted_astar};
 pub use bfs::bfs;
 pub use ida::ida;
 pub use lanes::ida_lanes;
+pub use progress::{ProgressSnapshot, SearchProgress};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -129,6 +131,9 @@ pub struct Limits {
     /// About 12% faster with 3; the answer is the same, but the last iteration may generate a
     /// few more nodes.
     pub lanes: usize,
+    /// IDA*: counters the search publishes while it runs (bound, nodes), for a progress
+    /// display; `None` publishes nothing.
+    pub progress: Option<Arc<SearchProgress>>,
 }
 
 /// Which limit ended a search.
