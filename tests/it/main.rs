@@ -9,6 +9,7 @@ mod five;
 mod limits;
 mod memory;
 mod mtm;
+mod near;
 mod pdb;
 mod progress;
 mod random;

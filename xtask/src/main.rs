@@ -8,6 +8,7 @@
 mod bench;
 mod bench24;
 mod bench_mtm;
+mod big;
 mod dist;
 mod load;
 
@@ -31,6 +32,10 @@ tasks:
   bench --24 [--instances ID,...] [--pdb-dir DIR] [--threads N] [--speedup ID]
       Korf's 24-puzzle instances (default: the ten shortest), one process each, against
       the published expansions (SZ, RA); see `cargo xtask bench --24 --help`
+  bench --big [--count N] [--time-limit SECS] [--sizes 6x6,7x7,8x8] [--big-uniform]
+        [--pdb-dir DIR] [--bin DIR]
+      near-optimal answers on large boards (random walks like DeepCubeA's test sets, and
+      uniformly random ones): lengths, lower bounds, times, ratio to Manhattan
   load [--requests N] [--clients N] [--rounds N] [-- SERVE-ARGS...]
       load test of `fifteen serve` on loopback (default 2 rounds of 3000 requests from
       16 clients): latency percentiles, statuses and unexpected answers per kind, server
@@ -53,6 +58,7 @@ fn run() -> anyhow::Result<()> {
         Some("bench") if args.get(1).is_some_and(|a| a == "--24") => {
             bench24::run(&project_root(), &args[2..])
         }
+        Some("bench") if args.iter().any(|a| a == "--big") => big::run(&project_root(), &args[1..]),
         Some("bench") => bench::run(&project_root(), &args[1..]),
         Some("dist") => dist::run(&project_root(), &args[1..]),
         Some("load") => load::run(&project_root(), &args[1..]),

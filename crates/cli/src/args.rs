@@ -399,12 +399,21 @@ pub(crate) struct SearchOpts {
     /// The heuristic [default: pdb on 4x4 and 5x5, linear-conflict elsewhere]
     #[arg(long, value_enum)]
     pub(crate) heuristic: Option<HeuristicArg>,
-    /// The search algorithm
-    #[arg(long, value_enum, default_value_t = AlgorithmArg::Ida)]
-    pub(crate) algorithm: AlgorithmArg,
+    /// The search algorithm [default: ida; on boards of more than 25 cells, anytime search for
+    /// --timeout or 10 s (see --time-limit)]
+    #[arg(long, value_enum)]
+    pub(crate) algorithm: Option<AlgorithmArg>,
     /// The weight W of --algorithm weighted (at least 1)
     #[arg(long, default_value_t = 2.0, value_parser = parse_weight, value_name = "W")]
     pub(crate) weight: f64,
+    /// Bounded-suboptimal: an answer at most F times the optimal length, guaranteed (F >= 1,
+    /// for example 1.05), with a proven lower bound; per position in a batch
+    #[arg(long, value_name = "F", value_parser = parse_weight, conflicts_with_all = ["algorithm", "time_limit"])]
+    pub(crate) within: Option<f64>,
+    /// Anytime: improve the answer until SECS have passed (or it is proven optimal), printing
+    /// each improvement and its proven gap on stderr, and answer the best; per position
+    #[arg(long, value_name = "SECS", value_parser = parse_secs, conflicts_with = "algorithm")]
+    pub(crate) time_limit: Option<Duration>,
     #[command(flatten)]
     pub(crate) limits: LimitOpts,
     #[command(flatten)]

@@ -270,7 +270,11 @@ fn work(
             return;
         };
         let search = match (&item.board, setup.as_deref()) {
-            (Ok(board), Some(Ok((goal, h)))) if interleave && !cancel.load(Ordering::Relaxed) => {
+            (Ok(board), Some(Ok((goal, h))))
+                if interleave
+                    && crate::near::mode_for(settings, board.size()).is_none()
+                    && !cancel.load(Ordering::Relaxed) =>
+            {
                 Problem::new(board.clone(), goal.clone()).ok().map(|p| (p, h))
             }
             _ => None,

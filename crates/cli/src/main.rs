@@ -12,6 +12,7 @@ mod heuristics;
 mod input;
 mod install;
 mod mtm;
+mod near;
 mod output;
 mod pdb;
 mod play;

@@ -58,9 +58,13 @@ pub(crate) struct Record {
     /// With `--stats`: IDA*'s f-bounds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) thresholds: Option<Vec<u32>>,
-    /// After a limit: every solution has at least this many moves.
+    /// After a limit, and with every answer not proven optimal: every solution has at least
+    /// this many moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) lower_bound: Option<u32>,
+    /// `--within F`: the answer is at most this times the optimal length.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) bound: Option<f64>,
     /// Why the position failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) error: Option<String>,
@@ -92,6 +96,7 @@ impl Record {
             algorithm: settings.algorithm.to_string(),
             thresholds: None,
             lower_bound: None,
+            bound: None,
             error: None,
         }
     }
@@ -132,6 +137,20 @@ impl Record {
                 if args.stats {
                     r.thresholds = Some(s.stats.thresholds.clone());
                 }
+            }
+            Outcome::Near(n) => {
+                let s = &n.solution;
+                r.status = "solved";
+                r.length = Some(s.len());
+                r.optimal = Some(s.optimal);
+                r.moves = Some(format_moves(&s.moves, args.notation.notation()));
+                r.tiles = Some(s.tiles.clone());
+                r.nodes = s.stats.generated;
+                r.expanded = s.stats.expanded;
+                r.time_ms = s.stats.elapsed.as_secs_f64() * 1e3;
+                r.algorithm = crate::near::algorithm_name(n);
+                r.lower_bound = Some(n.lower_bound);
+                r.bound = n.bound;
             }
             Outcome::Unsolvable(why) => {
                 r.status = "unsolvable";
@@ -185,6 +204,9 @@ impl Record {
                     "not proven optimal"
                 };
                 let _ = write!(s, "{len} moves, {proven}");
+                if let (Some(false), Some(lb)) = (self.optimal, self.lower_bound) {
+                    let _ = write!(s, " (at least {lb})");
+                }
                 if let Some(e) = self.expected {
                     if e as usize == len {
                         let _ = write!(s, ", as expected");

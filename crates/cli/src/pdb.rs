@@ -90,6 +90,10 @@ fn first_use_preset(size: Size) -> Option<&'static str> {
     match (size.width(), size.height()) {
         (4, 4) => Some("4x4-6-6-3"),
         (3, 3) => Some("3x3-8"),
+        // Minutes with a progress bar (about 2 on 2 cores), for the anytime search's default.
+        (6, 6) => Some("6x6-7x5"),
+        (7, 7) => Some("7x7-12x4"),
+        (8, 8) => Some("8x8-15x4-3"),
         _ => None,
     }
 }
@@ -421,9 +425,10 @@ pub(crate) fn load(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Found> {
         );
     } else {
         eprintln!(
-            "no pattern database found; building the {} set into {} (once, a few seconds)",
+            "no pattern database found; building the {} set into {} (once, {})",
             p.name,
-            dir.display()
+            dir.display(),
+            if size.cells() > 25 { "about two minutes" } else { "a few seconds" }
         );
     }
     if let Err(e) = build_set(&SetSpec::from(p), &dir, None, Progress::Auto) {

@@ -35,7 +35,14 @@ use crate::solve::{self, Outcome, Settings};
 /// The share of the budget the default (optimal) search gets before the near-optimal ones: on
 /// boards of at most 16 cells it almost always finishes, on larger ones it seldom does.
 pub(crate) fn optimal_share(cells: usize) -> f64 {
-    if cells <= 16 { 0.6 } else { 0.25 }
+    if cells >= crate::near::AUTO_MIN_CELLS {
+        // The default there is the anytime search, which answers and then improves.
+        0.9
+    } else if cells <= 16 {
+        0.6
+    } else {
+        0.25
+    }
 }
 
 /// The near-optimal searches run when the optimal one runs out, the shortest answer kept:
@@ -93,7 +100,10 @@ impl Service {
         }
         // Built without the lock: a first-use build takes seconds, and other goals need not
         // wait for it (two builds of one set take turns on the folder's lock file).
-        let h = Arc::new(choose(None, goal, &self.args.search.pdb)?);
+        // Sets of boards over 25 cells take minutes to build: not while a person waits.
+        let mut pdb = self.args.search.pdb.clone();
+        pdb.no_pdb_build |= goal.size().cells() >= crate::near::AUTO_MIN_CELLS;
+        let h = Arc::new(choose(None, goal, &pdb)?);
         let mut cache = self.lock();
         if cache.len() >= CACHED_GOALS {
             cache.clear();
@@ -112,6 +122,7 @@ impl Service {
         settings.limits.timeout = Some(left.mul_f64(share).max(Duration::from_millis(1)));
         settings.limits.max_nodes = budget.max_nodes.map(|n| (n as f64 * share) as u64);
         settings.cancel = Some(Arc::clone(&budget.cancel));
+        settings.report = false;
         settings
     }
 
@@ -153,6 +164,7 @@ impl Service {
         record.heuristic = heuristic.name().to_string();
         let solution = match outcome {
             Outcome::Solved(s) => Some(s),
+            Outcome::Near(n) => Some(n.solution),
             _ => None,
         };
         Ok(Answer { record, solution })

@@ -7,14 +7,15 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use fifteen_core::{
-    Algorithm, AnyHeuristic, Board, LimitKind, Limits, Problem, SearchError, SearchProgress,
-    Solution, Unsolvable, format_moves,
+    Algorithm, AnyHeuristic, Board, LimitKind, Limits, NearOptimal, Problem, SearchError,
+    SearchProgress, Solution, Unsolvable, format_moves,
 };
 
-use crate::args::{LimitOpts, SolveArgs};
+use crate::args::{AlgorithmArg, LimitOpts, SolveArgs};
 use crate::exit;
 use crate::heuristics::choose;
 use crate::input;
+use crate::near::{self, NearMode};
 use crate::output::{self, Record};
 use crate::show;
 use crate::watch::Watch;
@@ -24,6 +25,9 @@ use crate::watch::Watch;
 pub(crate) enum Outcome {
     /// A path to the goal.
     Solved(Solution),
+    /// A path from `--within`, `--time-limit` or the default on large boards, with its proven
+    /// lower bound.
+    Near(NearOptimal),
     /// No path exists; no search was run.
     Unsolvable(Unsolvable),
     /// The search gave up (a limit) or could not run.
@@ -45,6 +49,12 @@ pub(crate) struct Settings {
     /// Searches each thread interleaves (`--lanes`): positions in a batch, subtrees of one
     /// position split over threads.
     pub(crate) lanes: usize,
+    /// `--within` or `--time-limit`.
+    pub(crate) near: Option<NearMode>,
+    /// No algorithm named: large boards get the anytime search (`near::mode_for`).
+    pub(crate) auto_near: bool,
+    /// Print anytime improvements on stderr (a single position, not a batch).
+    pub(crate) report: bool,
     /// Counters the search publishes for the progress line (one position only).
     pub(crate) progress: Option<Arc<SearchProgress>>,
     /// How moves are counted (`--metric`).
@@ -65,11 +75,22 @@ impl Settings {
             usize::from,
         );
         Settings {
-            algorithm: args.search.algorithm.algorithm(args.search.weight),
+            algorithm: args
+                .search
+                .algorithm
+                .unwrap_or(AlgorithmArg::Ida)
+                .algorithm(args.search.weight),
             limits: args.search.limits,
             search_threads: if args.input.is_some() { 1 } else { threads },
             cancel: None,
             lanes: args.lanes.map_or(DEFAULT_LANES, usize::from),
+            near: match (args.search.within, args.search.time_limit) {
+                (Some(f), _) => Some(NearMode::Within(f)),
+                (None, Some(t)) => Some(NearMode::Anytime(t)),
+                (None, None) => None,
+            },
+            auto_near: args.search.algorithm.is_none(),
+            report: args.input.is_none(),
             progress: None,
             metric: args.metric.metric(),
             pdb: args.search.pdb.clone(),
@@ -104,6 +125,13 @@ pub(crate) fn attempt(
     };
     if settings.metric == fifteen_core::mtm::Metric::Mtm {
         return crate::mtm::attempt(&problem, heuristic, settings);
+    }
+    if let Some(mode) = near::mode_for(settings, board.size()) {
+        let limits = limits(settings, 1);
+        return match near::solve(&problem, heuristic, mode, limits, settings.report) {
+            Ok(n) => Outcome::Near(n),
+            Err(e) => Outcome::Failed(e),
+        };
     }
     match heuristic.solve(&problem, settings.algorithm, &limits(settings, settings.search_threads))
     {
@@ -166,8 +194,15 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         record.heuristic = crate::mtm::heuristic_name(&goal, &settings, heuristic.name());
         writeln!(out, "{}", record.to_json()?)?;
     }
-    let solution = match outcome {
-        Outcome::Solved(s) => s,
+    let (solution, verdict) = match outcome {
+        Outcome::Solved(s) => {
+            let verdict = output::optimality(&s, settings.algorithm);
+            (s, verdict)
+        }
+        Outcome::Near(n) => {
+            let verdict = near::verdict(&n);
+            (n.solution, verdict)
+        }
         Outcome::Unsolvable(why) => {
             writeln!(out, "{}", no_solution(&why))?;
             return Ok(exit::UNSOLVABLE);
@@ -189,7 +224,6 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     if args.json {
         return Ok(exit::OK);
     }
-    let verdict = output::optimality(&solution, settings.algorithm);
     if args.boards {
         writeln!(out, "{}", solution.len())?;
         let mut b = board.clone();

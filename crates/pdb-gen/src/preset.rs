@@ -77,13 +77,78 @@ pub const PRESETS: &[Preset] = &[
         ],
         description: "24-puzzle, Korf & Felner's 6-6-6-6 partition: 4 x 128 MB",
     },
+    Preset {
+        name: "6x6-7x5",
+        width: 6,
+        height: 6,
+        patterns: &[
+            &[1, 2, 3, 7, 8],
+            &[4, 5, 9, 10, 11],
+            &[6, 12, 13, 18, 19],
+            &[14, 15, 16, 20, 21],
+            &[17, 22, 23, 28, 29],
+            &[24, 25, 26, 30, 31],
+            &[27, 32, 33, 34, 35],
+        ],
+        description: "35-puzzle, seven compact 5-tile patterns: 7 x 45 MB",
+    },
+    Preset {
+        name: "7x7-12x4",
+        width: 7,
+        height: 7,
+        patterns: &[
+            &[1, 2, 7, 8],
+            &[3, 4, 9, 10],
+            &[5, 6, 11, 12],
+            &[13, 19, 20, 27],
+            &[17, 18, 25, 26],
+            &[15, 16, 23, 24],
+            &[14, 21, 22, 28],
+            &[29, 30, 35, 36],
+            &[31, 32, 37, 38],
+            &[33, 34, 39, 40],
+            &[41, 46, 47, 48],
+            &[42, 43, 44, 45],
+        ],
+        description: "48-puzzle, twelve 4-tile blocks: 12 x 5.1 MB",
+    },
+    Preset {
+        name: "8x8-15x4-3",
+        width: 8,
+        height: 8,
+        patterns: &[
+            &[1, 2, 8, 9],
+            &[3, 4, 10, 11],
+            &[5, 6, 12, 13],
+            &[7, 14, 15, 23],
+            &[21, 22, 30, 31],
+            &[19, 20, 28, 29],
+            &[17, 18, 26, 27],
+            &[16, 24, 25, 32],
+            &[33, 34, 40, 41],
+            &[35, 36, 42, 43],
+            &[37, 38, 44, 45],
+            &[39, 46, 47, 55],
+            &[53, 54, 62, 63],
+            &[51, 52, 60, 61],
+            &[49, 50, 58, 59],
+            &[48, 56, 57],
+        ],
+        description: "63-puzzle, fifteen 4-tile blocks and one of 3: 15 x 15 MB + 0.25 MB",
+    },
 ];
 
 /// The default set of each board size that has one, as (width, height, preset): what `fifteen
 /// pdb build --size WxH`, `pdb-gen --size WxH` (without `--pattern`) and `cargo xtask gen-pdb
 /// --size WxH` build.
-pub const DEFAULTS: &[(u8, u8, &str)] =
-    &[(3, 3, "3x3-8"), (4, 4, "4x4-7-8"), (5, 5, "5x5-6-6-6-6")];
+pub const DEFAULTS: &[(u8, u8, &str)] = &[
+    (3, 3, "3x3-8"),
+    (4, 4, "4x4-7-8"),
+    (5, 5, "5x5-6-6-6-6"),
+    (6, 6, "6x6-7x5"),
+    (7, 7, "7x7-12x4"),
+    (8, 8, "8x8-15x4-3"),
+];
 
 /// The default set of boards of `size`, if it has one ([`DEFAULTS`]).
 ///

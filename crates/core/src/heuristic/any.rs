@@ -7,7 +7,10 @@ use std::str::FromStr;
 use super::{Exact, Heuristic, LinearConflict, Manhattan, Misplaced};
 use crate::board::Board;
 use crate::pdb::PdbHeuristic;
-use crate::search::{Algorithm, Limits, Problem, SearchError, Solution, ida_lanes, solve_with};
+use crate::search::{
+    Algorithm, Improvement, Limits, NearOptimal, Problem, SearchError, Solution, anytime, bounded,
+    ida_lanes, solve_with,
+};
 
 /// The heuristics by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -133,6 +136,26 @@ impl AnyHeuristic {
         limits: &Limits,
     ) -> Result<Solution, SearchError> {
         dispatch!(self, h => solve_with(problem, h, algorithm, limits))
+    }
+
+    /// [`bounded`]: an answer at most `within` times the optimum, statically dispatched.
+    pub fn solve_bounded(
+        &self,
+        problem: &Problem,
+        within: f64,
+        limits: &Limits,
+    ) -> Result<NearOptimal, SearchError> {
+        dispatch!(self, h => bounded(problem, h, within, limits))
+    }
+
+    /// [`anytime`]: better answers until a limit, each reported to `on_improve`.
+    pub fn solve_anytime(
+        &self,
+        problem: &Problem,
+        limits: &Limits,
+        on_improve: &mut dyn FnMut(&Improvement),
+    ) -> Result<NearOptimal, SearchError> {
+        dispatch!(self, h => anytime(problem, h, limits, on_improve))
     }
 
     /// Solves many problems with IDA*, `lanes` at a time interleaved on the calling thread:

@@ -188,7 +188,7 @@ impl Key for Box<[u8]> {
 /// FxHash-style mixing with a final avalanche: SipHash is several times slower on these small
 /// keys, and the map's bucket index comes from the low bits, which a bare multiply leaves weak.
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(super) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -221,7 +221,7 @@ impl Hasher for KeyHasher {
     }
 }
 
-type KeyMap<K> = HashMap<K, u32, BuildHasherDefault<KeyHasher>>;
+pub(super) type KeyMap<K> = HashMap<K, u32, BuildHasherDefault<KeyHasher>>;
 
 /// Parent of the root.
 const ROOT: u32 = u32::MAX;

@@ -4,12 +4,15 @@
 //! solvable start and goal), a heuristic and [`Limits`], and returns a [`Solution`] or a
 //! [`SearchError`] saying which limit ended it and the best lower bound proven so far.
 
+mod anytime;
 mod astar;
 mod bfs;
 mod ida;
 mod lanes;
 mod progress;
+mod shorten;
 
+pub use anytime::{ANYTIME_WEIGHTS, Improvement, NEAR_MAX_STORED, NearOptimal, anytime, bounded};
 pub use astar::{astar, greedy, weighted_astar};
 pub use bfs::bfs;
 pub use ida::ida;

@@ -1,0 +1,168 @@
+//! Tests of the bounded and anytime searches against exact distances (a breadth-first search
+//! here, checked against the published 3x3 depth counts) and against each other.
+
+use std::collections::VecDeque;
+
+use super::*;
+use crate::board::{Board, Size};
+use crate::heuristic::LinearConflict;
+use crate::search::replay;
+
+/// The published count of 3x3 positions at each distance (`8puzzle-depths.txt`).
+fn published_depths() -> Vec<u64> {
+    let text = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/instances/8puzzle-depths.txt"
+    ));
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect()
+}
+
+/// Every 3x3 position's distance to `goal`, by breadth-first search over ranks.
+fn bfs_distances(goal: &Board) -> Vec<u8> {
+    let mut dist = vec![u8::MAX; 362_880];
+    let mut queue = VecDeque::new();
+    dist[crate::pdb::rank(9, goal.cells()) as usize] = 0;
+    queue.push_back(goal.clone());
+    while let Some(b) = queue.pop_front() {
+        let d = dist[crate::pdb::rank(9, b.cells()) as usize];
+        for dir in Dir::ALL {
+            let mut next = b.clone();
+            if next.apply(dir).is_some() {
+                let r = crate::pdb::rank(9, next.cells()) as usize;
+                if dist[r] == u8::MAX {
+                    dist[r] = d + 1;
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    dist
+}
+
+fn check(near: &NearOptimal, start: &Board, goal: &Board, optimum: u32) {
+    let (end, tiles) = replay(start, &near.solution.moves).unwrap();
+    assert_eq!(&end, goal);
+    assert_eq!(tiles, near.solution.tiles);
+    assert!(near.lower_bound <= optimum, "{start:?}: bound {} > {optimum}", near.lower_bound);
+    assert_eq!(
+        near.solution.optimal,
+        near.solution.len() == optimum as usize && near.lower_bound == optimum
+    );
+}
+
+#[test]
+fn bounded_is_within_its_factor_on_every_3x3_position() {
+    let goal = Board::blank_last(Size::S3X3);
+    let dist = bfs_distances(&goal);
+    let mut histogram = vec![0u64; 32];
+    for &d in dist.iter().filter(|&&d| d != u8::MAX) {
+        histogram[d as usize] += 1;
+    }
+    assert_eq!(histogram, published_depths(), "the test's BFS matches the published counts");
+    let h = LinearConflict::new(&goal);
+    // Two threads, each every other rank.
+    let longer: usize = std::thread::scope(|scope| {
+        let parts: Vec<_> = (0..2)
+            .map(|part| {
+                let (dist, goal, h) = (&dist, &goal, &h);
+                scope.spawn(move || {
+                    let mut cells = [0u8; 9];
+                    let mut longer = 0;
+                    for (r, &d) in dist.iter().enumerate().skip(part).step_by(2) {
+                        if d == u8::MAX {
+                            continue;
+                        }
+                        crate::pdb::unrank(9, r as u64, &mut cells);
+                        let start = Board::from_cells(Size::S3X3, &cells).unwrap();
+                        let p = Problem::new(start.clone(), goal.clone()).unwrap();
+                        // Every position with F = 1.25; one in 13 also with 1.1 and 2.
+                        let factors: &[f64] = if r % 13 == 0 { &[1.1, 1.25, 2.0] } else { &[1.25] };
+                        for &f in factors {
+                            let near = bounded(&p, h, f, &Limits::default()).unwrap();
+                            check(&near, &start, goal, u32::from(d));
+                            let len = near.solution.len();
+                            assert!(len as f64 <= f * f64::from(d), "{start:?}: {len} > {f} x {d}");
+                            assert_eq!(near.bound, Some(f));
+                            longer += usize::from(len > d as usize);
+                        }
+                    }
+                    longer
+                })
+            })
+            .collect();
+        parts.into_iter().map(|t| t.join().unwrap()).sum()
+    });
+    assert!(longer > 0, "weighted searches do find longer paths sometimes");
+}
+
+#[test]
+fn anytime_improves_and_bounds_hold_on_4x4() {
+    // Korf's 100, first 10: known optimal lengths.
+    let text =
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/instances/korf100.txt"));
+    let goal = Board::blank_first(Size::S4X4);
+    let h = LinearConflict::new(&goal);
+    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).take(6) {
+        let nums: Vec<u8> = line.split_whitespace().map(|x| x.parse().unwrap()).collect();
+        let optimum = u32::from(nums[1]);
+        let start = Board::from_cells(Size::S4X4, &nums[2..]).unwrap();
+        let p = Problem::new(start.clone(), goal.clone()).unwrap();
+        let mut seen: Vec<Improvement> = Vec::new();
+        let limits = Limits { max_stored: Some(300_000), ..Limits::default() };
+        let near = anytime(&p, &h, &limits, &mut |i| seen.push(*i)).unwrap();
+        check(&near, &start, &goal, optimum);
+        assert!(!seen.is_empty());
+        for pair in seen.windows(2) {
+            assert!(pair[1].length < pair[0].length, "answers never get longer");
+            assert!(pair[1].lower_bound >= pair[0].lower_bound);
+        }
+        for i in &seen {
+            assert!(i.lower_bound <= optimum && i.length >= optimum as usize);
+        }
+        assert_eq!(seen.last().map(|i| i.length), Some(near.solution.len()));
+    }
+}
+
+#[test]
+fn limits_end_with_an_answer_or_a_lower_bound() {
+    let goal = Board::blank_last(Size::new(6, 6).unwrap());
+    let mut b = goal.clone();
+    let mut x = 12345u64;
+    for _ in 0..400 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        b.apply(Dir::ALL[(x >> 62) as usize]);
+    }
+    let p = Problem::new(b.clone(), goal.clone()).unwrap();
+    let h = LinearConflict::new(&goal);
+    let root = h.estimate(b.cells());
+    // Too few nodes for any answer: the error carries the heuristic's bound at least.
+    let tiny = Limits { max_nodes: Some(50), ..Limits::default() };
+    match anytime(&p, &h, &tiny, &mut |_| {}) {
+        Err(SearchError::LimitReached { kind: LimitKind::Nodes, lower_bound, .. }) => {
+            assert!(lower_bound >= root);
+        }
+        other => panic!("expected a node limit, got {other:?}"),
+    }
+    // Room for the first runs: an answer that replays, not claimed optimal.
+    let some = Limits { max_stored: Some(200_000), ..Limits::default() };
+    let near = anytime(&p, &h, &some, &mut |_| {}).unwrap();
+    let (end, _) = replay(&b, &near.solution.moves).unwrap();
+    assert_eq!(end, goal);
+    assert!(near.lower_bound >= root && near.lower_bound as usize <= near.solution.len());
+    assert!(bounded(&p, &h, 0.5, &some).is_err());
+}
+
+#[test]
+fn cut_loops_removes_revisits() {
+    let goal = Board::blank_last(Size::S3X3);
+    let start = Board::parse("1 2 3 4 5 6 0 7 8", None).unwrap();
+    // Right, Right reaches the goal; Up Down and Left Right pairs are loops.
+    let moves = [Dir::Up, Dir::Down, Dir::Right, Dir::Left, Dir::Right, Dir::Right];
+    let cut = super::super::shorten::cut_loops(&start, &moves);
+    assert_eq!(cut, vec![Dir::Right, Dir::Right]);
+    assert_eq!(replay(&start, &cut).unwrap().0, goal);
+}
