@@ -17,6 +17,7 @@ fuzz_target!(|data: &[u8]| {
     let size = first.parse::<Size>().unwrap_or(Size::S4X4);
     let start = Board::blank_last(size);
     for notation in [Notation::Tile, Notation::Blank] {
+        mtm(rest, notation, &start);
         let moves = match parse_moves(rest, notation) {
             Ok(moves) => moves,
             Err(MoveListError::NotALetter { index, found }) => {
@@ -47,8 +48,6 @@ fuzz_target!(|data: &[u8]| {
             }
             assert_eq!(back, start);
         }
-    }
-        mtm(rest, notation, &start);
     }
 });
 
@@ -81,7 +80,9 @@ fn mtm(text: &str, notation: Notation, start: &Board) {
     let steps = expand(&lines);
     match (replay_lines(start, &lines, notation), replay(start, &steps)) {
         (Ok((a, ta)), Some((b, tb))) => assert_eq!((a, ta), (b, tb)),
-        (Err(LineError::OffBoard { index, .. }), None) => assert!(index >= 1 && index <= lines.len()),
+        (Err(LineError::OffBoard { index, .. }), None) => {
+            assert!(index >= 1 && index <= lines.len())
+        }
         (a, b) => panic!("{text:?}: line replay {a:?}, single-tile replay {b:?}"),
     }
 }

@@ -55,7 +55,7 @@ pub struct WalkingDistance {
 }
 
 impl WalkingDistance {
-    /// The tables for `goal`, or `None` if an axis has more than [`MAX_STATES`] states.
+    /// The tables for `goal`, or `None` if an axis has more than `MAX_STATES` states.
     pub fn new(goal: &Board) -> Option<WalkingDistance> {
         let size = goal.size();
         // Beyond 16 cells the tables outgrow MAX_STATES, and finding that out takes seconds.
