@@ -27,7 +27,7 @@ use crate::board::{Board, MAX_CELLS, Size};
 use crate::moves::Dir;
 use crate::pdb::{
     EntryEncoding, LoadMode, PdbError, PdbMeta, PdbTable, UNREACHABLE, encode_header_as,
-    write_pdb_file_as,
+    symmetries, write_pdb_file_as,
 };
 
 /// The file name of the default 4x4 MTM table (preset `4x4-mtm`).
@@ -421,35 +421,4 @@ pub fn write_colour_table(
         &meta,
         entries,
     )
-}
-
-/// The symmetries of the grid as cell maps: 8 for a square, 4 for a rectangle.
-fn symmetries(size: Size) -> Vec<[u8; MAX_CELLS]> {
-    let (w, h) = (size.width(), size.height());
-    let mut out = Vec::new();
-    for transpose in [false, true] {
-        if transpose && w != h {
-            continue;
-        }
-        for flip_rows in [false, true] {
-            for flip_cols in [false, true] {
-                let mut map = [0u8; MAX_CELLS];
-                for (cell, image) in map.iter_mut().enumerate().take(size.cells()) {
-                    let (mut r, mut c) = (cell / w, cell % w);
-                    if transpose {
-                        (r, c) = (c, r);
-                    }
-                    if flip_rows {
-                        r = h - 1 - r;
-                    }
-                    if flip_cols {
-                        c = w - 1 - c;
-                    }
-                    *image = (r * w + c) as u8;
-                }
-                out.push(map);
-            }
-        }
-    }
-    out
 }

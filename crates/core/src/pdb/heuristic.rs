@@ -90,7 +90,7 @@ const MAX_LOOKUPS: usize = 16;
 type CellMap = [u8; MAX_CELLS];
 
 /// The symmetries of the grid: 8 for a square, 4 for a rectangle. Identity first.
-fn symmetries(size: Size) -> Vec<CellMap> {
+pub(crate) fn symmetries(size: Size) -> Vec<CellMap> {
     let (w, h) = (size.width(), size.height());
     let mut out = Vec::new();
     for transpose in [false, true] {

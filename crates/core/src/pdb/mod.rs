@@ -14,6 +14,7 @@ pub use format::{
     encode_header, encode_header_as, head_len, reseal_header_checksum, write_pdb_file,
     write_pdb_file_as,
 };
+pub(crate) use heuristic::symmetries;
 pub use heuristic::{PdbHeuristic, PdbLookup, PdbState, serves_goal};
 pub use rank::{placements, rank, rank_cells, unrank};
 pub use set::{PdbSet, PdbSetError, Scan, best_set, scan_dir, scan_dir_except};
