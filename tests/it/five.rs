@@ -42,6 +42,7 @@ fn small_set() -> &'static Path {
             size: Size::S5X5,
             goal: Board::blank_first(Size::S5X5),
             patterns: PATTERNS.iter().map(|p| p.to_vec()).collect(),
+            zero_aware: false,
         };
         build_set(&spec, &dir, Some(2), Progress::Quiet).expect("the small 5x5 set builds");
         dir
@@ -249,6 +250,7 @@ fn damaged_or_wrong_5x5_tables_get_named_errors() {
         size: Size::S3X3,
         goal: Board::blank_first(Size::S3X3),
         patterns: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
+        zero_aware: false,
     };
     build_set(&spec, &dir, Some(1), Progress::Quiet).expect("a 3x3 set");
     let run = run_in(&dir, &[&["solve", board.as_str()][..], &pdb[..]].concat(), "");

@@ -21,12 +21,14 @@
 //! has each unreached state look for a neighbour in the frontier and mark itself. Moves are
 //! reversible, so both find the same states.
 //!
-//! The entry of a placement is the lowest level of any of its states.
+//! The entry of a placement is the lowest level of any of its states. A zero-aware table
+//! ([`ZeroIndex`]) keeps each state's own level instead: the search is the same, and each state
+//! expanded also writes its level at its zero-aware index.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use fifteen_core::pdb::{UNREACHABLE, rank, unrank};
+use fifteen_core::pdb::{UNREACHABLE, ZeroIndex, rank, unrank};
 use fifteen_core::{Board, MAX_CELLS, Size};
 use rayon::prelude::*;
 use zerocopy::FromBytes;
@@ -77,7 +79,39 @@ pub fn build_pattern(
             };
             GenError::ThreadPool { threads, reason: e.to_string() }
         })?;
-    pool.install(|| Space::new(size, goal, tiles)?.run(options))
+    pool.install(|| {
+        let space = Space::new(size, goal, tiles)?;
+        let zero = if options.zero_aware {
+            let z = ZeroIndex::shared(size, tiles.len())
+                .map_err(|e| GenError::BadPattern { reason: e.to_string() })?;
+            Some(Zero {
+                out: (0..z.entries()).map(|_| AtomicU8::new(UNREACHABLE)).collect(),
+                index: z,
+            })
+        } else {
+            None
+        };
+        let entries = space.run(options, zero.as_ref())?;
+        Ok(match zero {
+            Some(z) => z.out.into_iter().map(AtomicU8::into_inner).collect(),
+            None => entries,
+        })
+    })
+}
+
+/// The zero-aware output: the index and an entry per (placement, blank region).
+struct Zero {
+    index: std::sync::Arc<ZeroIndex>,
+    out: Vec<AtomicU8>,
+}
+
+impl Zero {
+    /// Records `level` for the placement `cells` with the blank in the region of `blank`.
+    #[inline]
+    fn record(&self, cells: &[u8], blank: u32, level: u8) {
+        let i = self.index.index(cells, blank as usize) as usize;
+        self.out[i].store(level, Relaxed);
+    }
 }
 
 /// The fixed facts of one search: board geometry and pattern.
@@ -391,14 +425,14 @@ impl Space {
 
     /// Runs the whole search in the current rayon pool, with the board and pattern sizes as
     /// constants for the common presets.
-    fn run(&self, options: &BuildOptions<'_>) -> Result<Vec<u8>, GenError> {
+    fn run(&self, options: &BuildOptions<'_>, zero: Option<&Zero>) -> Result<Vec<u8>, GenError> {
         match (self.n, self.k) {
-            (16, 8) => self.run_with::<16, 8>(options),
-            (16, 7) => self.run_with::<16, 7>(options),
-            (16, 6) => self.run_with::<16, 6>(options),
-            (9, 8) => self.run_with::<9, 8>(options),
-            (25, 6) => self.run_with::<25, 6>(options),
-            _ => self.run_with::<0, 0>(options),
+            (16, 8) => self.run_with::<16, 8>(options, zero),
+            (16, 7) => self.run_with::<16, 7>(options, zero),
+            (16, 6) => self.run_with::<16, 6>(options, zero),
+            (9, 8) => self.run_with::<9, 8>(options, zero),
+            (25, 6) => self.run_with::<25, 6>(options, zero),
+            _ => self.run_with::<0, 0>(options, zero),
         }
     }
 
@@ -407,6 +441,7 @@ impl Space {
     fn run_with<const N: usize, const K: usize>(
         &self,
         options: &BuildOptions<'_>,
+        zero: Option<&Zero>,
     ) -> Result<Vec<u8>, GenError> {
         let start = Instant::now();
         let word_count =
@@ -469,7 +504,15 @@ impl Space {
                     .zip(entries.par_chunks_mut(CHUNK as usize))
                     .enumerate()
                     .for_each(|(c, (chunk, out))| {
-                        self.retire_chunk(c * chunk_words, c as u64 * CHUNK, chunk, out, cur, level)
+                        self.retire_chunk::<N, K>(
+                            c * chunk_words,
+                            c as u64 * CHUNK,
+                            chunk,
+                            out,
+                            cur,
+                            level,
+                            zero,
+                        )
                     });
                 found
             } else {
@@ -487,6 +530,7 @@ impl Space {
                             cur,
                             next,
                             level,
+                            zero,
                         )
                     })
                     .sum()
@@ -584,6 +628,7 @@ impl Space {
         cur: u64,
         next: u64,
         level: u8,
+        zero: Option<&Zero>,
     ) -> u64 {
         let f = self.slots::<N, K>();
         let mut pl = Placement::new();
@@ -612,6 +657,9 @@ impl Space {
                     *e = (*e).min(level);
                 }
                 let rep = nth_cell(pl.free, state % f);
+                if let Some(z) = zero {
+                    z.record(&pl.cells[..self.tiles::<N, K>()], rep, level);
+                }
                 let region = self.flood(1 << rep, pl.free);
                 self.neighbours_of::<N, K>(&pl, region, |s| {
                     batch[count] = s;
@@ -670,7 +718,8 @@ impl Space {
     }
 
     /// After a pull level: records the entries of the states coded `cur` and marks them done.
-    fn retire_chunk(
+    #[allow(clippy::too_many_arguments)]
+    fn retire_chunk<const N: usize, const K: usize>(
         &self,
         first_word: usize,
         first: u64,
@@ -678,8 +727,10 @@ impl Space {
         out: &mut [u8],
         cur: u64,
         level: u8,
+        zero: Option<&Zero>,
     ) {
         let f = self.free_slots;
+        let mut pl = Placement::new();
         for (i, word) in chunk.iter().enumerate() {
             let w = word.load(Relaxed);
             let mut fields = fields_equal(w, cur);
@@ -690,9 +741,17 @@ impl Space {
             while fields != 0 {
                 let bit = fields.trailing_zeros() as u64;
                 fields &= fields - 1;
-                let p = ((first_word + i) as u64 * 32 + bit / 2) / f;
+                let state = (first_word + i) as u64 * 32 + bit / 2;
+                let p = state / f;
                 let e = &mut out[(p - first) as usize];
                 *e = (*e).min(level);
+                if let Some(z) = zero {
+                    if p != pl.index {
+                        self.load::<N, K>(p, &mut pl);
+                    }
+                    let rep = nth_cell(pl.free, state % f);
+                    z.record(&pl.cells[..self.tiles::<N, K>()], rep, level);
+                }
             }
         }
     }

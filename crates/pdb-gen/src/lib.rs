@@ -65,6 +65,9 @@ pub struct BuildOptions<'a> {
     pub threads: Option<usize>,
     /// Called after every BFS level, from the calling thread.
     pub progress: Option<&'a (dyn Fn(&LevelReport) + Sync)>,
+    /// Build a zero-aware table (an entry per placement and blank region, in
+    /// [`fifteen_core::pdb::ZeroIndex`] order) instead of an ordinary one.
+    pub zero_aware: bool,
 }
 
 impl fmt::Debug for BuildOptions<'_> {
@@ -72,6 +75,7 @@ impl fmt::Debug for BuildOptions<'_> {
         f.debug_struct("BuildOptions")
             .field("threads", &self.threads)
             .field("progress", &self.progress.map(|_| "callback"))
+            .field("zero_aware", &self.zero_aware)
             .finish()
     }
 }

@@ -38,6 +38,10 @@ struct Args {
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
+    /// Build the custom patterns zero-aware: an entry per placement and region of the blank
+    /// (larger, and stronger where pattern tiles wall the blank off).
+    #[arg(long)]
+    zero_aware: bool,
 }
 
 fn presets_help() -> String {
@@ -123,9 +127,10 @@ fn jobs(args: &Args) -> anyhow::Result<Vec<SetSpec>> {
             let sizes: Vec<String> = patterns.iter().map(|p| p.len().to_string()).collect();
             format!("{size}-custom-{}", sizes.join("-"))
         });
-        jobs.push(SetSpec { name, preset: None, size, goal, patterns });
-    } else if args.name.is_some() {
-        bail!("--name goes with --pattern");
+        let zero_aware = args.zero_aware;
+        jobs.push(SetSpec { name, preset: None, size, goal, patterns, zero_aware });
+    } else if args.name.is_some() || args.zero_aware {
+        bail!("--name and --zero-aware go with --pattern");
     } else if let Some(size) = args.size {
         // A size alone: its default set.
         let p = default_for(size).with_context(|| {

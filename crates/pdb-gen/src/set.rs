@@ -9,7 +9,9 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use fifteen_core::pdb::{LoadMode, PdbError, PdbMeta, PdbTable, placements, write_pdb_file};
+use fifteen_core::pdb::{
+    EntryEncoding, LoadMode, PdbError, PdbMeta, PdbTable, ZeroIndex, placements, write_pdb_file_as,
+};
 use fifteen_core::{Board, Size};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -28,6 +30,8 @@ pub struct SetSpec {
     pub goal: Board,
     /// The patterns, each in rank order.
     pub patterns: Vec<Vec<u8>>,
+    /// Whether the tables are zero-aware.
+    pub zero_aware: bool,
 }
 
 impl From<&Preset> for SetSpec {
@@ -38,6 +42,7 @@ impl From<&Preset> for SetSpec {
             size: p.size(),
             goal: p.goal(),
             patterns: p.patterns.iter().map(|t| t.to_vec()).collect(),
+            zero_aware: p.zero_aware,
         }
     }
 }
@@ -55,7 +60,13 @@ pub enum Progress {
 impl SetSpec {
     /// The entries of all its tables.
     pub fn entries(&self) -> u64 {
-        self.patterns.iter().map(|p| placements(self.size.cells(), p.len())).sum()
+        self.patterns
+            .iter()
+            .map(|p| match self.zero_aware {
+                true => ZeroIndex::shared(self.size, p.len()).map_or(0, |z| z.entries()),
+                false => placements(self.size.cells(), p.len()),
+            })
+            .sum()
     }
 }
 
@@ -91,7 +102,8 @@ pub fn build_set(
         let label = format!("{}/{}", i + 1, spec.patterns.len());
         let entries = build_one(spec, tiles, threads, bar.then_some(label.as_str()))?;
         let meta = PdbMeta { generator: GENERATOR.to_string(), preset: spec.preset.clone() };
-        write_pdb_file(&path, &spec.goal, tiles, &meta, &entries)?;
+        let encoding = if spec.zero_aware { EntryEncoding::ZeroAware } else { EntryEncoding::U8 };
+        write_pdb_file_as(&path, &spec.goal, tiles, encoding, &meta, &entries)?;
         drop(entries);
         // Open the file as the solver does (which also maps it into 2 MiB pages, since the
         // writer dropped it from the page cache) and run the full check, so a file reported
@@ -134,7 +146,7 @@ fn build_one(
         bar.set_position(r.reached);
         bar.set_message(format!("depth {}, {:.1} M states/s{eta}", r.depth, rate / 1e6));
     };
-    let options = BuildOptions { threads, progress: Some(&report) };
+    let options = BuildOptions { threads, progress: Some(&report), zero_aware: spec.zero_aware };
     // The spinner turns between levels on a thread of our own: indicatif's steady tick panics
     // when the system refuses it a thread, and without one the bar is only still.
     let done = std::sync::atomic::AtomicBool::new(false);

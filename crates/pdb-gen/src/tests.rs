@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use fifteen_core::pdb::{UNREACHABLE, placements, rank};
+use fifteen_core::pdb::{UNREACHABLE, ZeroIndex, placements, rank};
 use fifteen_core::{Board, Dir, Size};
 
 use crate::{BuildOptions, PRESETS, build_pattern, preset};
@@ -15,7 +15,12 @@ const DEPTHS_8: &str = include_str!(concat!(
 ));
 
 fn build(size: Size, goal: &Board, tiles: &[u8], threads: usize) -> Vec<u8> {
-    let options = BuildOptions { threads: Some(threads), progress: None };
+    let options = BuildOptions { threads: Some(threads), progress: None, zero_aware: false };
+    build_pattern(size, goal, tiles, &options).unwrap()
+}
+
+fn build_zero(size: Size, goal: &Board, tiles: &[u8], threads: usize) -> Vec<u8> {
+    let options = BuildOptions { threads: Some(threads), progress: None, zero_aware: true };
     build_pattern(size, goal, tiles, &options).unwrap()
 }
 
@@ -45,11 +50,9 @@ fn entry(table: &[u8], board: &Board, tiles: &[u8]) -> u8 {
 }
 
 /// The definition, computed the slow way: a 0-1 BFS over (pattern cells, blank cell) where a
-/// blank step into a non-pattern cell costs 0 and a pattern tile's move costs 1; the entry is the
-/// least cost over blank cells.
-fn by_definition(size: Size, goal: &Board, tiles: &[u8]) -> Vec<u8> {
-    let n = size.cells();
-    let k = tiles.len();
+/// blank step into a non-pattern cell costs 0 and a pattern tile's move costs 1. The cost of
+/// every state reached.
+fn costs(size: Size, goal: &Board, tiles: &[u8]) -> HashMap<(Vec<u8>, usize), u8> {
     let goal_cells: Vec<u8> = tiles.iter().map(|&t| goal.position(t) as u8).collect();
     let mut cost: HashMap<(Vec<u8>, usize), u8> = HashMap::new();
     let mut deque = VecDeque::from([(goal_cells.clone(), goal.blank(), 0u8)]);
@@ -70,8 +73,14 @@ fn by_definition(size: Size, goal: &Board, tiles: &[u8]) -> Vec<u8> {
             }
         }
     }
-    let mut table = vec![UNREACHABLE; placements(n, k) as usize];
-    for ((cells, _), c) in cost {
+    cost
+}
+
+/// The ordinary table by definition: the least cost over blank cells.
+fn by_definition(size: Size, goal: &Board, tiles: &[u8]) -> Vec<u8> {
+    let n = size.cells();
+    let mut table = vec![UNREACHABLE; placements(n, tiles.len()) as usize];
+    for ((cells, _), c) in costs(size, goal, tiles) {
         let e = &mut table[rank(n, &cells) as usize];
         *e = (*e).min(c);
     }
@@ -104,6 +113,44 @@ fn small_patterns_match_the_definition() {
             }
         }
     }
+}
+
+/// A zero-aware table holds, for every placement and blank cell, the cost by definition; every
+/// entry is some state's; and its least entry per placement is the ordinary table's.
+#[test]
+fn zero_aware_tables_match_the_definition() {
+    let cases: [(usize, usize, &[u8]); 6] = [
+        (3, 3, &[1, 2, 3]),
+        (3, 3, &[8, 1, 5, 2]),
+        (4, 3, &[3, 5, 7]),
+        (4, 4, &[1, 4, 5]),
+        (5, 4, &[1, 7, 13]),
+        (3, 4, &[11, 4, 6, 1, 9]),
+    ];
+    let mut walled_off = 0;
+    for (w, h, tiles) in cases {
+        let size = Size::new(w, h).unwrap();
+        let z = ZeroIndex::new(size, tiles.len()).unwrap();
+        for goal in [Board::blank_first(size), Board::blank_last(size)] {
+            let cost = costs(size, &goal, tiles);
+            let plain = by_definition(size, &goal, tiles);
+            for threads in [1, 2] {
+                let table = build_zero(size, &goal, tiles, threads);
+                assert_eq!(table.len() as u64, z.entries());
+                let mut seen = vec![false; table.len()];
+                for ((cells, blank), &c) in &cost {
+                    let i = z.index(cells, *blank) as usize;
+                    assert_eq!(table[i], c, "{size} {tiles:?} {cells:?} blank {blank}");
+                    seen[i] = true;
+                    let p = rank(size.cells(), cells) as usize;
+                    assert!(plain[p] <= c);
+                    walled_off += usize::from(plain[p] < c);
+                }
+                assert!(seen.iter().all(|&s| s), "{size} {tiles:?}: every entry is a state's");
+            }
+        }
+    }
+    assert!(walled_off > 100, "some regions cost more than the placement's least: {walled_off}");
 }
 
 #[test]
@@ -211,13 +258,23 @@ fn six_six_three_never_overestimates_random_walks() {
 }
 
 #[test]
-fn presets_are_partitions() {
+fn presets_are_partitions_or_catalogues() {
     for p in PRESETS {
         let size = Size::new(p.width as usize, p.height as usize).unwrap();
         assert_eq!(p.size(), size);
         let mut all: Vec<u8> = p.patterns.concat();
         all.sort_unstable();
+        all.dedup();
         assert_eq!(all, (1..size.cells() as u8).collect::<Vec<_>>(), "{}", p.name);
+        let masks: Vec<u64> =
+            p.patterns.iter().map(|t| t.iter().fold(0, |m, &x| m | 1 << x)).collect();
+        let covers = fifteen_core::pdb::exact_covers(size.cells(), &masks);
+        if all.len() == p.patterns.concat().len() {
+            assert_eq!(covers.len(), 1, "{}", p.name);
+        } else {
+            // The 5x5 catalogues: Clausecker & Reinefeld's seven partitions, and no others.
+            assert_eq!(covers.len(), 7, "{}", p.name);
+        }
     }
     assert_eq!(preset("4x4-6-6-3").unwrap().file_name(1), "4x4-6-6-3.p2.pdb");
 }

@@ -99,6 +99,7 @@ macro_rules! dispatch {
             AnyHeuristic::Pdb(PdbHeuristic::Triple($h)) => $body,
             AnyHeuristic::Pdb(PdbHeuristic::Small($h)) => $body,
             AnyHeuristic::Pdb(PdbHeuristic::Large($h)) => $body,
+            AnyHeuristic::Pdb(PdbHeuristic::Catalogue($h)) => $body,
         }
     };
 }

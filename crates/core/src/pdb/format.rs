@@ -83,13 +83,19 @@ pub enum EntryEncoding {
         /// Where each class ends in `tiles`.
         class_ends: u64,
     },
+    /// One byte per (placement, blank region) of a zero-aware table, in [`ZeroIndex`] order:
+    /// the least number of pattern-tile moves to the goal placement with the blank in the goal
+    /// blank's region, the blank moving freely inside its region. Single-tile metric.
+    ///
+    /// [`ZeroIndex`]: super::ZeroIndex
+    ZeroAware,
 }
 
 impl EntryEncoding {
     /// The metric the entries count moves in: `"stm"` or `"mtm"`.
     pub const fn metric(self) -> &'static str {
         match self {
-            EntryEncoding::U8 => "stm",
+            EntryEncoding::U8 | EntryEncoding::ZeroAware => "stm",
             EntryEncoding::MtmColour { .. } => "mtm",
         }
     }
@@ -550,7 +556,7 @@ fn decode(head: &[u8]) -> Result<(PdbHeader, Size, Board), PdbError> {
         Err(e) => return Err(PdbError::HeaderCorrupt { reason: e.to_string() }),
     };
     let (size, goal) = check_pattern(header.width, header.height, &header.goal, &header.tiles)?;
-    let placements = entry_count(size.cells(), &header.tiles, header.encoding)?;
+    let placements = entry_count(size, &header.tiles, header.encoding)?;
     let offset = head.len() as u64;
     if header.payload_offset != offset {
         return Err(PdbError::AlignmentMismatch { expected: offset, found: header.payload_offset });
@@ -592,7 +598,7 @@ pub fn encode_header_as(
 ) -> Result<Vec<u8>, PdbError> {
     let size = goal.size();
     check_pattern(size.width() as u8, size.height() as u8, goal.cells(), tiles)?;
-    let placements = entry_count(size.cells(), tiles, encoding)?;
+    let placements = entry_count(size, tiles, encoding)?;
     if entries.len() as u64 != placements {
         return Err(PdbError::EntryCountMismatch {
             header: placements,
@@ -817,9 +823,13 @@ fn check_pattern(
 }
 
 /// The number of entries of a table of `tiles` on `n` cells stored as `encoding`.
-fn entry_count(n: usize, tiles: &[u8], encoding: EntryEncoding) -> Result<u64, PdbError> {
+fn entry_count(size: Size, tiles: &[u8], encoding: EntryEncoding) -> Result<u64, PdbError> {
+    let n = size.cells();
     match encoding {
         EntryEncoding::U8 => checked_placements(n, tiles.len()),
+        EntryEncoding::ZeroAware => super::ZeroIndex::shared(size, tiles.len())
+            .map(|z| z.entries())
+            .map_err(|e| PdbError::BadPattern { reason: e.to_string() }),
         EntryEncoding::MtmColour { class_ends } => {
             let sizes = crate::mtm::class_sizes(tiles.len(), class_ends).ok_or_else(|| {
                 PdbError::BadPattern { reason: "the colour classes do not cover the tiles".into() }

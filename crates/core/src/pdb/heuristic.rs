@@ -76,6 +76,7 @@
 
 use std::sync::Arc;
 
+use super::catalogue::Catalogue;
 use super::lanes16::{self, DualLanes};
 use super::rank::{self, rank_cells};
 use super::set::PdbSetError as PdbError;
@@ -131,41 +132,41 @@ pub fn serves_goal(canonical: &Board, goal: &Board) -> bool {
 /// One way of looking a position up: a cell map and, per pattern, which of the position's tiles
 /// play the pattern's tiles (in rank order).
 #[derive(Clone, Debug)]
-struct View {
-    cells: CellMap,
+pub(super) struct View {
+    pub(super) cells: CellMap,
     /// The position's tiles whose cells, mapped, form each pattern's placement: pattern `p`'s
     /// are `players[starts[p]..starts[p + 1]]` (flat, so a lookup reads one small array).
-    players: [u8; MAX_CELLS],
-    starts: [u8; MAX_LOOKUPS + 1],
+    pub(super) players: [u8; MAX_CELLS],
+    pub(super) starts: [u8; MAX_LOOKUPS + 1],
     /// `tiles[t]`: what a move of the position's tile `t` changes (one load per tile in `step`).
-    tiles: [TileInfo; MAX_CELLS],
+    pub(super) tiles: [TileInfo; MAX_CELLS],
     /// The inverse of `cells`: the position's cell shown on each view cell.
-    inv: CellMap,
+    pub(super) inv: CellMap,
 }
 
 /// A tile's part in a view's lookups.
 #[derive(Clone, Copy, Debug)]
-struct TileInfo {
+pub(super) struct TileInfo {
     /// The pattern the tile plays in, or `u8::MAX` for none.
-    pattern: u8,
+    pub(super) pattern: u8,
     /// Where it comes in that pattern's rank order.
-    rank: u8,
+    pub(super) rank: u8,
     /// The place value of its digit in the pattern's index (the product of the radices after
     /// it), for updating an index without re-ranking.
-    weight: u32,
+    pub(super) weight: u32,
 }
 
 /// A dual view: where a view of a swapped goal `G'_b` (see the module documentation) reads each
 /// pattern tile's cell, composed with the position, so that a lookup is two small table reads
 /// per tile: the `i`-th player's (mapped) cell is `through[cells[src[i]]]`.
 #[derive(Clone, Debug)]
-struct DualView {
+pub(super) struct DualView {
     /// `through[t]`: the view's image of tile `t`'s goal cell (the cell `t` holds in `Y`).
-    through: [u8; MAX_CELLS],
+    pub(super) through: [u8; MAX_CELLS],
     /// `src[i]`: the cell the `i`-th player holds in `G'_b`; the position's tile on that cell
     /// decides where the player sits in `Y`.
-    src: [u8; MAX_CELLS],
-    starts: [u8; MAX_LOOKUPS + 1],
+    pub(super) src: [u8; MAX_CELLS],
+    pub(super) starts: [u8; MAX_LOOKUPS + 1],
 }
 
 /// The additive pattern-database heuristic: the maximum over views of the sum over patterns.
@@ -187,6 +188,9 @@ pub enum PdbHeuristic {
     Small(PdbLookup<16, 12>),
     /// Any board, at most 16 lookups.
     Large(PdbLookup<MAX_CELLS, MAX_LOOKUPS>),
+    /// Tables whose patterns overlap: the maximum over every partition they allow
+    /// ([`Catalogue`]).
+    Catalogue(Catalogue),
 }
 
 /// The pattern-database heuristic for boards of at most `CELLS` cells and `LOOKUPS` lookups
@@ -322,13 +326,13 @@ struct Mover {
 /// A move seen through one view, for the branch-free index update: which cells lie between its
 /// ends in the view, and how far it goes.
 #[derive(Clone, Copy, Debug)]
-struct Step {
+pub(super) struct Step {
     /// The position's cells shown between the two view cells, in any order; a move that is
     /// horizontal in the view (none between) repeats the cell the tile leaves, which holds the
     /// blank after the move and so contributes nothing.
-    between: [u8; MAX_SIDE as usize - 1],
+    pub(super) between: [u8; MAX_SIDE as usize - 1],
     /// The view cell moved to minus the view cell moved from.
-    dist: i8,
+    pub(super) dist: i8,
 }
 
 /// Per-node state: for each (view, pattern) lookup its table index and, once resolved, its value.
@@ -356,9 +360,14 @@ impl PdbHeuristic {
         dual: bool,
         name: impl Into<String>,
     ) -> Result<PdbHeuristic, PdbError> {
-        if let Some(t) = tables.iter().find(|t| t.header().encoding != super::EntryEncoding::U8) {
+        if let Some(t) = tables.iter().find(|t| t.header().encoding.metric() != "stm") {
             let found = t.header().encoding.metric();
             return Err(super::PdbError::WrongMetric { expected: "stm", found, hint: "" }.into());
+        }
+        let zero_aware =
+            tables.iter().any(|t| t.header().encoding == super::EntryEncoding::ZeroAware);
+        if zero_aware || overlap(&tables) {
+            return Ok(PdbHeuristic::Catalogue(Catalogue::new(goal, tables, reflect, dual, name)?));
         }
         let (views, tables) = views(goal, tables, reflect)?;
         let size = goal.size();
@@ -448,6 +457,7 @@ impl PdbHeuristic {
             PdbHeuristic::Triple(h) => h.lookups(),
             PdbHeuristic::Small(h) => h.lookups(),
             PdbHeuristic::Large(h) => h.lookups(),
+            PdbHeuristic::Catalogue(h) => h.lookups(),
         }
     }
 
@@ -458,6 +468,7 @@ impl PdbHeuristic {
             PdbHeuristic::Triple(h) => h.estimate(cells),
             PdbHeuristic::Small(h) => h.estimate(cells),
             PdbHeuristic::Large(h) => h.estimate(cells),
+            PdbHeuristic::Catalogue(h) => h.estimate(cells),
         }
     }
 
@@ -468,6 +479,7 @@ impl PdbHeuristic {
             PdbHeuristic::Triple(h) => &h.name,
             PdbHeuristic::Small(h) => &h.name,
             PdbHeuristic::Large(h) => &h.name,
+            PdbHeuristic::Catalogue(h) => h.name(),
         }
     }
 
@@ -479,12 +491,27 @@ impl PdbHeuristic {
             PdbHeuristic::Triple(h) => h.dual_estimate(cells),
             PdbHeuristic::Small(h) => h.dual_estimate(cells),
             PdbHeuristic::Large(h) => h.dual_estimate(cells),
+            PdbHeuristic::Catalogue(_) => None,
         }
     }
 }
 
 /// The views of `goal` through `tables`, checking that the tables fit together.
-fn views(
+/// Whether two of `tables` share a tile (then they form a catalogue, not one partition).
+fn overlap(tables: &[Arc<PdbTable>]) -> bool {
+    let mut seen = 0u64;
+    for t in tables {
+        for &tile in t.tiles() {
+            if seen >> tile & 1 == 1 {
+                return true;
+            }
+            seen |= 1 << tile;
+        }
+    }
+    false
+}
+
+pub(super) fn views(
     goal: &Board,
     tables: Vec<Arc<PdbTable>>,
     reflect: bool,
@@ -566,7 +593,10 @@ fn views(
 
 /// The tables of `update` for `views`: each move's [`Step`] in each view, and what each tile
 /// between its ends contributes to the moved tile's index (`CELLS` per view and tile).
-fn step_tables<const CELLS: usize>(size: Size, views: &[View]) -> (Vec<Step>, Vec<[i64; CELLS]>) {
+pub(super) fn step_tables<const CELLS: usize>(
+    size: Size,
+    views: &[View],
+) -> (Vec<Step>, Vec<[i64; CELLS]>) {
     let n = size.cells();
     let mut steps =
         vec![Step { between: [0; MAX_SIDE as usize - 1], dist: 0 }; views.len() * CELLS * CELLS];
@@ -606,7 +636,7 @@ fn step_tables<const CELLS: usize>(size: Size, views: &[View]) -> (Vec<Step>, Ve
 /// The dual views of `goal` (see the module documentation): for each corner `b` (each cell a
 /// grid symmetry takes to the canonical blank cell), the `per_group` views of `goal` with tiles
 /// `0` and `goal(b)` exchanged, composed with `goal`'s goal cells.
-fn dual_views(
+pub(super) fn dual_views(
     goal: &Board,
     tables: &[Arc<PdbTable>],
     reflect: bool,

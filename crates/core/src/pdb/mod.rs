@@ -1,13 +1,16 @@
 //! Pattern databases: the ranking of pattern placements (shared by the generator and the
 //! loader), the file format, loading, and the database-backed heuristic.
 
+mod catalogue;
 mod format;
 mod heuristic;
 mod lanes16;
 mod rank;
 mod set;
 mod table;
+mod zero;
 
+pub use catalogue::{Catalogue, CatalogueState, exact_covers};
 pub use format::{
     ENDIANNESS_CHECK, EntryCheck, EntryEncoding, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN, PREFIX_LEN,
     Pdb, PdbError, PdbHeader, PdbMeta, UNREACHABLE, check_version, decode_header, encode,
@@ -19,6 +22,7 @@ pub use heuristic::{PdbHeuristic, PdbLookup, PdbState, serves_goal};
 pub use rank::{placements, rank, rank_cells, unrank};
 pub use set::{PdbSet, PdbSetError, Scan, best_set, scan_dir, scan_dir_except};
 pub use table::{LoadMode, PdbTable, prefetch, uncache};
+pub use zero::{ZeroIndex, ZeroIndexTooLarge};
 
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,6 @@
-//! Database sets: finding the tables in a folder, grouping them into complete disjoint
-//! partitions, and choosing the strongest set that serves a goal.
+//! Database sets: finding the tables in a folder, grouping them into complete sets (disjoint
+//! partitions, or catalogues of overlapping patterns with at least one exact cover), and choosing
+//! the strongest set that serves a goal.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -135,7 +136,7 @@ pub fn scan_dir_except(dir: &Path, mode: LoadMode, skip: impl Fn(&Path) -> bool)
     // Group by (preset, size, goal); keep groups that partition all tiles exactly.
     let mut groups: Vec<(String, Vec<Arc<PdbTable>>)> = Vec::new();
     // Tables of the multi-tile metric are not single-tile sets (see `mtm::ColourTable`).
-    for t in tables.into_iter().filter(|t| t.header().encoding == super::EntryEncoding::U8) {
+    for t in tables.into_iter().filter(|t| t.header().encoding.metric() == "stm") {
         let name = t.header().preset.clone().unwrap_or_else(|| "custom".to_string());
         match groups
             .iter_mut()
@@ -153,7 +154,14 @@ pub fn scan_dir_except(dir: &Path, mode: LoadMode, skip: impl Fn(&Path) -> bool)
                 count[tile as usize] += 1;
             }
         }
-        if count[1..].iter().all(|&c| c == 1) {
+        // A partition (every tile once), or a catalogue: tables whose patterns overlap and
+        // cover the tiles exactly in at least one way.
+        let masks: Vec<u64> =
+            group.iter().map(|t| t.tiles().iter().fold(0u64, |m, &x| m | 1 << x)).collect();
+        let complete = count[1..].iter().all(|&c| c == 1)
+            || (count[1..].iter().all(|&c| c >= 1)
+                && !super::catalogue::exact_covers(n, &masks).is_empty());
+        if complete {
             scan.sets.push(PdbSet { name, tables: group });
         } else {
             scan.incomplete.extend(group.iter().filter_map(|t| t.path().map(Path::to_path_buf)));

@@ -8,7 +8,7 @@ use super::*;
 use crate::{Board, Dir, Heuristic, Size};
 
 /// Distances from `goal` of every 3x3 position, keyed by the placement of tiles 1..8.
-fn exact_table(goal: &Board) -> Vec<u8> {
+pub(super) fn exact_table(goal: &Board) -> Vec<u8> {
     let n = 9;
     let mut table = vec![UNREACHABLE; placements(n, 8) as usize];
     let key = |b: &Board| {
@@ -30,13 +30,13 @@ fn exact_table(goal: &Board) -> Vec<u8> {
     table
 }
 
-fn table_for(goal: &Board, tiles: &[u8], entries: &[u8]) -> Arc<PdbTable> {
+pub(super) fn table_for(goal: &Board, tiles: &[u8], entries: &[u8]) -> Arc<PdbTable> {
     let bytes = encode(goal, tiles, &PdbMeta::default(), entries).unwrap();
     Arc::new(PdbTable::from_vec(bytes).unwrap())
 }
 
 /// Every position of the 3x3 (both parities' reachable half), via a BFS from `goal`.
-fn all_positions(goal: &Board) -> Vec<(Board, u32)> {
+pub(super) fn all_positions(goal: &Board) -> Vec<(Board, u32)> {
     let table = exact_table(goal);
     let mut out = Vec::new();
     let mut cells = [0u8; 8];
@@ -100,7 +100,7 @@ fn incremental_steps_match_init() {
 
 /// A table of `tiles` for `goal` whose entries are all 1 but the goal placement's (0): the
 /// values do not matter where only indices are compared.
-fn dummy_table(goal: &Board, tiles: &[u8]) -> Arc<PdbTable> {
+pub(super) fn dummy_table(goal: &Board, tiles: &[u8]) -> Arc<PdbTable> {
     let n = goal.size().cells();
     let mut entries = vec![1u8; placements(n, tiles.len()) as usize];
     let pos = goal.positions();
@@ -113,13 +113,13 @@ fn dummy_table(goal: &Board, tiles: &[u8]) -> Arc<PdbTable> {
 /// state (indices updated without re-ranking) equals the state computed from scratch.
 /// A state unrelated to the walk's (that of the board with its tiles reversed), for
 /// [`Heuristic::step_into`] to overwrite.
-fn fresh_slot<H: Heuristic>(h: &H, cells: &[u8]) -> H::State {
+pub(super) fn fresh_slot<H: Heuristic>(h: &H, cells: &[u8]) -> H::State {
     let mut other = cells.to_vec();
     other.reverse();
     h.init(&other)
 }
 
-fn check_steps<H: Heuristic>(h: &H, goal: &Board, steps: usize)
+pub(super) fn check_steps<H: Heuristic>(h: &H, goal: &Board, steps: usize)
 where
     H::State: PartialEq + std::fmt::Debug,
 {
@@ -196,6 +196,7 @@ fn incremental_steps_match_init_with_several_patterns() {
                         assert!(!hl.updates_through_fixed_tables());
                         check_steps(&hl, &goal, 3000);
                     }
+                    PdbHeuristic::Catalogue(_) => panic!("disjoint patterns make no catalogue"),
                 }
             }
         }
@@ -269,7 +270,7 @@ fn empty_files_and_fifos_are_refused_without_blocking() {
 /// A pattern table as the generator builds it: a 0-1 breadth-first search over (placement of
 /// `tiles`, blank cell) from `goal`, where a move costs 1 if it moves a pattern tile and 0
 /// otherwise; the entry is the minimum over the blank's cells.
-fn pattern_table(goal: &Board, tiles: &[u8]) -> Vec<u8> {
+pub(super) fn pattern_costs(goal: &Board, tiles: &[u8]) -> Vec<u8> {
     let size = goal.size();
     let n = size.cells();
     let total = placements(n, tiles.len()) as usize;
@@ -304,11 +305,54 @@ fn pattern_table(goal: &Board, tiles: &[u8]) -> Vec<u8> {
             }
         }
     }
-    (0..total).map(|i| *dist[i * n..(i + 1) * n].iter().min().unwrap()).collect()
+    dist
+}
+
+/// The ordinary table of `tiles`: the least cost over the blank's cells.
+pub(super) fn pattern_table(goal: &Board, tiles: &[u8]) -> Vec<u8> {
+    let n = goal.size().cells();
+    let dist = pattern_costs(goal, tiles);
+    (0..dist.len() / n).map(|i| *dist[i * n..(i + 1) * n].iter().min().unwrap()).collect()
+}
+
+/// The zero-aware table of `tiles`: the cost of each placement with the blank in each region
+/// (any of its cells: moves inside a region are free).
+pub(super) fn zero_pattern_table(goal: &Board, tiles: &[u8]) -> Vec<u8> {
+    let size = goal.size();
+    let n = size.cells();
+    let z = ZeroIndex::new(size, tiles.len()).unwrap();
+    let dist = pattern_costs(goal, tiles);
+    let mut out = vec![UNREACHABLE; z.entries() as usize];
+    let mut cells = vec![0u8; tiles.len()];
+    for (state, &d) in dist.iter().enumerate() {
+        if d == u8::MAX {
+            continue;
+        }
+        unrank(n, (state / n) as u64, &mut cells);
+        let blank = state % n;
+        if cells.contains(&(blank as u8)) {
+            continue;
+        }
+        let e = &mut out[z.index(&cells, blank) as usize];
+        assert!(*e == UNREACHABLE || *e == d, "a region's cells agree");
+        *e = d;
+    }
+    out
+}
+
+/// A zero-aware table of `tiles` for `goal`, loaded.
+pub(super) fn zero_table_for(goal: &Board, tiles: &[u8]) -> Arc<PdbTable> {
+    let entries = zero_pattern_table(goal, tiles);
+    let head =
+        encode_header_as(goal, tiles, EntryEncoding::ZeroAware, &PdbMeta::default(), &entries)
+            .unwrap();
+    let mut bytes = head;
+    bytes.extend_from_slice(&entries);
+    Arc::new(PdbTable::from_vec(bytes).unwrap())
 }
 
 /// Goals served through symmetries: blank-first (the tables' own), blank-last, a scrambled one.
-fn corner_goals() -> [Board; 3] {
+pub(super) fn corner_goals() -> [Board; 3] {
     [
         Board::blank_first(Size::S3X3),
         Board::blank_last(Size::S3X3),

@@ -45,6 +45,7 @@ fn five_by_five_with_a_small_partition_is_optimal() {
         size,
         goal: Board::blank_first(size),
         patterns: PATTERNS.iter().map(|p| p.to_vec()).collect(),
+        zero_aware: false,
     };
     build_set(&spec, &dir, Some(2), Progress::Quiet).expect("the small 5x5 set builds");
     let mut seed = 0x2545_F491_4F6C_DD1Du64;

@@ -1,0 +1,185 @@
+//! Tests of the catalogue: its estimate is the maximum of its partitions' (each an independent
+//! [`PdbHeuristic`]), admissible against exact 3x3 distances, updated incrementally, and IDA*
+//! with it is optimal.
+
+use std::sync::Arc;
+
+use super::super::tests::{
+    all_positions, check_steps, corner_goals, dummy_table, pattern_table, table_for, zero_table_for,
+};
+use super::*;
+use crate::pdb::PdbHeuristic;
+use crate::{Limits, Problem, ida};
+
+/// Six 4-tile 3x3 patterns whose exact covers are three partitions.
+const PATTERNS_3X3: [[u8; 4]; 6] =
+    [[1, 2, 3, 4], [5, 6, 7, 8], [1, 3, 5, 7], [2, 4, 6, 8], [1, 2, 5, 6], [3, 4, 7, 8]];
+
+fn tables_3x3() -> Vec<Arc<PdbTable>> {
+    let canonical = Board::blank_first(Size::S3X3);
+    PATTERNS_3X3.iter().map(|p| table_for(&canonical, p, &pattern_table(&canonical, p))).collect()
+}
+
+#[test]
+fn exact_covers_are_every_partition() {
+    let masks: Vec<u64> =
+        PATTERNS_3X3.iter().map(|p| p.iter().fold(0, |m, &t| m | 1 << t)).collect();
+    let covers = exact_covers(9, &masks);
+    assert_eq!(covers, vec![vec![0, 1], vec![2, 3], vec![4, 5]]);
+    // A pattern that overlaps all others adds no partition; a missing tile leaves none.
+    assert_eq!(exact_covers(9, &masks[..1]), Vec::<Vec<usize>>::new());
+}
+
+/// The catalogue's estimate equals the largest of its partitions' estimates, each computed by
+/// the independent single-partition heuristic, and never exceeds the exact distance.
+#[test]
+fn estimate_is_the_maximum_of_the_partitions_and_admissible() {
+    let tables = tables_3x3();
+    for goal in corner_goals() {
+        let truth = all_positions(&goal);
+        for (reflect, dual) in [(false, false), (true, false), (true, true)] {
+            let cat = Catalogue::new(&goal, tables.clone(), reflect, dual, "c").unwrap();
+            assert_eq!(cat.partitions().len(), 3);
+            let parts: Vec<PdbHeuristic> = cat
+                .partitions()
+                .iter()
+                .map(|p| {
+                    let t = p.iter().map(|&i| tables[i].clone()).collect();
+                    PdbHeuristic::new(&goal, t, reflect, dual, "p").unwrap()
+                })
+                .collect();
+            let mut raised = 0;
+            for (b, d) in truth.iter().step_by(3) {
+                let h = cat.estimate(b.cells());
+                let each: Vec<u32> = parts.iter().map(|p| p.estimate(b.cells())).collect();
+                assert_eq!(h, *each.iter().max().unwrap(), "goal {goal:?} board {b:?}");
+                assert!(h <= *d, "goal {goal:?} board {b:?}: {h} > {d}");
+                raised += usize::from(each[0] < h);
+            }
+            assert!(
+                raised > 1000,
+                "the other partitions raise the first one's estimates: {raised}"
+            );
+        }
+    }
+}
+
+#[test]
+fn incremental_steps_match_init() {
+    let tables = tables_3x3();
+    for goal in corner_goals() {
+        for (reflect, dual) in [(false, false), (true, false), (true, true)] {
+            let cat = Catalogue::new(&goal, tables.clone(), reflect, dual, "c").unwrap();
+            check_steps(&cat, &goal, 3000);
+        }
+    }
+    // Larger boards, where vertical moves jump over several pattern tiles of several slots.
+    for (size, patterns) in [
+        (
+            Size::S4X4,
+            vec![
+                vec![1, 2, 3, 4, 5, 6, 7],
+                vec![8, 9, 10, 11, 12, 13, 14, 15],
+                vec![1, 2, 5, 6, 9, 10, 13],
+                vec![3, 4, 7, 8, 11, 12, 14, 15],
+            ],
+        ),
+        (
+            Size::S5X5,
+            vec![
+                vec![1, 2, 5, 6, 7, 12],
+                vec![3, 4, 8, 9, 13, 14],
+                vec![10, 11, 15, 16, 20, 21],
+                vec![17, 18, 19, 22, 23, 24],
+                vec![1, 5, 6, 10, 11, 12],
+                vec![2, 3, 4, 7, 8, 9],
+                vec![13, 14, 18, 19, 23, 24],
+                vec![15, 16, 17, 20, 21, 22],
+            ],
+        ),
+    ] {
+        let canonical = Board::blank_first(size);
+        let tables: Vec<_> = patterns.iter().map(|p| dummy_table(&canonical, p)).collect();
+        for goal in [canonical.clone(), Board::blank_last(size)] {
+            for dual in [false, true] {
+                let cat = Catalogue::new(&goal, tables.clone(), true, dual, "c").unwrap();
+                assert!(cat.partitions().len() >= 2);
+                check_steps(&cat, &goal, 4000);
+            }
+        }
+    }
+}
+
+/// IDA* with the catalogue finds the exact distance of sampled 3x3 positions.
+#[test]
+fn ida_with_the_catalogue_is_optimal() {
+    let tables = tables_3x3();
+    for goal in corner_goals() {
+        let cat = Catalogue::new(&goal, tables.clone(), true, true, "c").unwrap();
+        for (b, d) in all_positions(&goal).iter().step_by(997) {
+            let problem = Problem::new(b.clone(), goal.clone()).unwrap();
+            let sol = ida(&problem, &cat, &Limits::default()).unwrap();
+            assert_eq!(sol.len() as u32, *d, "goal {goal:?} board {b:?}");
+        }
+    }
+}
+
+fn zero_tables_3x3() -> Vec<Arc<PdbTable>> {
+    let canonical = Board::blank_first(Size::S3X3);
+    PATTERNS_3X3.iter().map(|p| zero_table_for(&canonical, p)).collect()
+}
+
+/// Zero-aware tables: admissible against exact distances, never below the ordinary tables'
+/// estimate, above it on many positions; their dual lookups too.
+#[test]
+fn zero_aware_tables_are_admissible_and_at_least_the_plain_ones() {
+    let (plain, zero) = (tables_3x3(), zero_tables_3x3());
+    for goal in corner_goals() {
+        let truth = all_positions(&goal);
+        for (reflect, dual) in [(false, false), (true, false), (true, true)] {
+            // One partition alone (a zero-aware set is a catalogue of one partition), and all.
+            for pick in [&[0usize, 1][..], &[0, 1, 2, 3, 4, 5]] {
+                let take = |t: &[Arc<PdbTable>]| pick.iter().map(|&i| t[i].clone()).collect();
+                let p = PdbHeuristic::new(&goal, take(&plain), reflect, dual, "p").unwrap();
+                let z = PdbHeuristic::new(&goal, take(&zero), reflect, dual, "z").unwrap();
+                assert!(matches!(z, PdbHeuristic::Catalogue(_)));
+                let mut raised = 0;
+                for (b, d) in &truth {
+                    let (hp, hz) = (p.estimate(b.cells()), z.estimate(b.cells()));
+                    assert!(hz <= *d, "goal {goal:?} board {b:?}: {hz} > {d}");
+                    assert!(hz >= hp, "goal {goal:?} board {b:?}: {hz} < {hp}");
+                    raised += usize::from(hz > hp);
+                }
+                assert!(raised > 1000, "zero-awareness raises estimates: {raised}");
+            }
+        }
+    }
+}
+
+#[test]
+fn zero_aware_steps_match_init_and_ida_is_optimal() {
+    let zero = zero_tables_3x3();
+    for goal in corner_goals() {
+        for (reflect, dual) in [(false, false), (true, true)] {
+            let cat = Catalogue::new(&goal, zero.clone(), reflect, dual, "z").unwrap();
+            check_steps(&cat, &goal, 3000);
+        }
+        let cat = Catalogue::new(&goal, zero.clone(), true, true, "z").unwrap();
+        for (b, d) in all_positions(&goal).iter().step_by(1499) {
+            let problem = Problem::new(b.clone(), goal.clone()).unwrap();
+            let sol = ida(&problem, &cat, &Limits::default()).unwrap();
+            assert_eq!(sol.len() as u32, *d, "goal {goal:?} board {b:?}");
+        }
+    }
+    // A larger board, where regions split more often (values do not matter here).
+    let size = Size::new(4, 4).unwrap();
+    let canonical = Board::blank_first(size);
+    let tables: Vec<_> = [&[1u8, 2, 4, 5][..], &[3, 6, 7, 8, 9], &[10, 11, 12, 13, 14, 15]]
+        .iter()
+        .map(|p| zero_table_for(&canonical, p))
+        .collect();
+    for goal in [canonical.clone(), Board::blank_last(size)] {
+        let cat = Catalogue::new(&goal, tables.clone(), true, true, "z").unwrap();
+        check_steps(&cat, &goal, 4000);
+    }
+}
