@@ -42,7 +42,7 @@ fn small_set() -> &'static Path {
             size: Size::S5X5,
             goal: Board::blank_first(Size::S5X5),
             patterns: PATTERNS.iter().map(|p| p.to_vec()).collect(),
-            zero_aware: false,
+            encoding: fifteen_core::pdb::EntryEncoding::U8,
         };
         build_set(&spec, &dir, Some(2), Progress::Quiet).expect("the small 5x5 set builds");
         dir
@@ -98,8 +98,8 @@ fn without_a_set_solve_names_the_command_and_what_it_costs() {
     assert_eq!(v["heuristic"], "linear-conflict");
     let command = format!("`fifteen pdb build --size 5x5 --pdb-dir {}`", s(&dir));
     assert!(run.stderr.contains(&command), "names the command: {}", run.stderr);
-    assert!(run.stderr.contains("5x5-6-6-6-6 set (about 2 minutes"), "{}", run.stderr);
-    assert!(run.stderr.contains("510 MB"), "{}", run.stderr);
+    assert!(run.stderr.contains("5x5-14x6-bits set (about"), "{}", run.stderr);
+    assert!(run.stderr.contains("317 MB"), "{}", run.stderr);
     assert!(run.stderr.contains("using linear-conflict"), "{}", run.stderr);
     // Nothing was built unasked.
     assert_eq!(std::fs::read_dir(&dir).expect("list").count(), 0);
@@ -111,7 +111,7 @@ fn without_a_set_solve_names_the_command_and_what_it_costs() {
     // `pdb list` says the default set is missing and how to build it.
     let run = run_in(&dir, &["pdb", "list", "--pdb-dir", s(&dir)], "");
     assert_eq!(run.code, 0, "{run:?}");
-    let line = run.stdout.lines().find(|l| l.contains("5x5-6-6-6-6")).expect("a 5x5 line");
+    let line = run.stdout.lines().find(|l| l.contains("5x5-14x6-bits")).expect("a 5x5 line");
     assert!(line.contains("missing") && line.contains(&command), "{}", run.stdout);
 }
 
@@ -250,7 +250,7 @@ fn damaged_or_wrong_5x5_tables_get_named_errors() {
         size: Size::S3X3,
         goal: Board::blank_first(Size::S3X3),
         patterns: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
-        zero_aware: false,
+        encoding: fifteen_core::pdb::EntryEncoding::U8,
     };
     build_set(&spec, &dir, Some(1), Progress::Quiet).expect("a 3x3 set");
     let run = run_in(&dir, &[&["solve", board.as_str()][..], &pdb[..]].concat(), "");
@@ -346,7 +346,7 @@ fn korf24_with_the_default_set_when_slow_tests_are_on() {
     let args = ["solve", "--input", s(&input), "--goal", "blank-first", "--threads", "2"];
     let run = run_in(&dir, &args, "");
     assert_eq!(run.code, 0, "{run:?}");
-    assert!(run.stderr.contains("using pattern databases 5x5-6-6-6-6"), "{}", run.stderr);
+    assert!(run.stderr.contains("using pattern databases 5x5-14x6-bits"), "{}", run.stderr);
     assert!(run.stderr.contains("2 solved, 0 failed"), "{}", run.stderr);
     let forty = lines.iter().find(|l| l.starts_with("40 ")).expect("instance 40");
     let board: String = forty.split_whitespace().skip(2).collect::<Vec<_>>().join(" ");

@@ -170,7 +170,7 @@ fn six_by_six_with_a_small_database_set() {
         size,
         goal: Board::blank_first(size),
         patterns,
-        zero_aware: false,
+        encoding: fifteen_core::pdb::EntryEncoding::U8,
     };
     pdb_gen::build_set(&spec, &dir, Some(1), pdb_gen::Progress::Quiet).expect("a small set builds");
     let board = fifteen(&["random", "--size", "6x6", "--moves", "120", "--seed", "8"]);

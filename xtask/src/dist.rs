@@ -24,7 +24,7 @@ use fifteen_core::pdb::{FORMAT_VERSION, LoadMode, scan_dir};
 use sha2::{Digest, Sha256};
 
 /// The presets shipped when none is named: the default 4x4 sets and the default 5x5 set.
-const DEFAULT_PRESETS: &[&str] = &["4x4-7-8", "4x4-6-6-3", "5x5-6-6-6-6"];
+const DEFAULT_PRESETS: &[&str] = &["4x4-7-8", "4x4-6-6-3", "5x5-14x6-bits"];
 
 /// zstd's level when none is given: 19 packs a 4x4 table to about a quarter of its size.
 const DEFAULT_LEVEL: i32 = 19;
@@ -44,7 +44,7 @@ const SHELLS: &[(&str, &str)] = &[
 pub(crate) const USAGE: &str =
     "  dist [--presets NAME,...] [--pdb-dir DIR] [--out DIR] [--level N] [--no-binary]
       release artifacts into <root>/target/dist (or --out): the release binary, shell
-      completions, the man page, each database of the presets (default: 4x4-7-8,4x4-6-6-3,5x5-6-6-6-6;
+      completions, the man page, each database of the presets (default: 4x4-7-8,4x4-6-6-3,5x5-14x6-bits;
       built into --pdb-dir, default <root>/data, if missing) compressed with zstd -N
       (default 19), and SHA256SUMS";
 

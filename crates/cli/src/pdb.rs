@@ -175,7 +175,7 @@ fn find_set(dirs: &[PathBuf], goal: &Board, mode: LoadMode) -> Option<(PdbSet, P
             .extend(scan.sets.into_iter().filter(|s| s.serves(goal)).map(|s| (s, dir.clone())));
     }
     // Stable: on equal strength the earlier folder stays first.
-    candidates.sort_by_key(|(set, _)| std::cmp::Reverse(set.entries()));
+    candidates.sort_by_key(|(set, _)| std::cmp::Reverse(set.strength()));
     for (set, dir) in candidates {
         let stamped = set.entries() > VERIFY_ON_LOAD_MAX_ENTRIES;
         if let Some((path, bad)) =

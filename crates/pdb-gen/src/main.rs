@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Parser;
+use fifteen_core::pdb::EntryEncoding;
 use fifteen_core::{Board, Size};
 use pdb_gen::{PRESETS, Progress, SetSpec, Written, build_set, default_for, default_sizes, preset};
 
@@ -42,6 +43,10 @@ struct Args {
     /// (larger, and stronger where pattern tiles wall the blank off).
     #[arg(long)]
     zero_aware: bool,
+    /// With --zero-aware: store one bit per entry (an eighth of the size; the solver steps
+    /// each entry from its parent's).
+    #[arg(long, requires = "zero_aware")]
+    bits: bool,
 }
 
 fn presets_help() -> String {
@@ -127,8 +132,12 @@ fn jobs(args: &Args) -> anyhow::Result<Vec<SetSpec>> {
             let sizes: Vec<String> = patterns.iter().map(|p| p.len().to_string()).collect();
             format!("{size}-custom-{}", sizes.join("-"))
         });
-        let zero_aware = args.zero_aware;
-        jobs.push(SetSpec { name, preset: None, size, goal, patterns, zero_aware });
+        let encoding = match (args.zero_aware, args.bits) {
+            (false, _) => EntryEncoding::U8,
+            (true, false) => EntryEncoding::ZeroAware,
+            (true, true) => EntryEncoding::ZeroAwareBits,
+        };
+        jobs.push(SetSpec { name, preset: None, size, goal, patterns, encoding });
     } else if args.name.is_some() || args.zero_aware {
         bail!("--name and --zero-aware go with --pattern");
     } else if let Some(size) = args.size {

@@ -4,6 +4,7 @@
 //! ([`Board::blank_first`]). A preset with patterns `P1, P2, ...` is written as one file per
 //! pattern, `{name}.p1.pdb`, `{name}.p2.pdb`, ... in pattern order (see [`file_name`]).
 
+use fifteen_core::pdb::EntryEncoding;
 use fifteen_core::{Board, Size};
 
 /// A named partition of the tiles of one board size into patterns.
@@ -19,8 +20,10 @@ pub struct Preset {
     pub patterns: &'static [&'static [u8]],
     /// One line for `--help` and listings.
     pub description: &'static str,
-    /// Whether its tables are zero-aware (an entry per placement and blank region).
-    pub zero_aware: bool,
+    /// How its tables store entries: [`EntryEncoding::U8`] (one byte per placement),
+    /// [`EntryEncoding::ZeroAware`] (a byte per placement and blank region) or
+    /// [`EntryEncoding::ZeroAwareBits`] (the same, one bit each).
+    pub encoding: EntryEncoding,
 }
 
 impl Preset {
@@ -52,7 +55,7 @@ pub const PRESETS: &[Preset] = &[
         height: 4,
         patterns: &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
         description: "15-puzzle, 7-8 partition (top half, bottom half): 58 MB + 519 MB",
-        zero_aware: false,
+        encoding: EntryEncoding::U8,
     },
     Preset {
         name: "4x4-6-6-3",
@@ -60,7 +63,7 @@ pub const PRESETS: &[Preset] = &[
         height: 4,
         patterns: &[&[1, 2, 3], &[4, 5, 8, 9, 12, 13], &[6, 7, 10, 11, 14, 15]],
         description: "15-puzzle, 6-6-3 partition: 3 kB + 2 x 5.8 MB",
-        zero_aware: false,
+        encoding: EntryEncoding::U8,
     },
     Preset {
         name: "3x3-8",
@@ -68,7 +71,7 @@ pub const PRESETS: &[Preset] = &[
         height: 3,
         patterns: &[&[1, 2, 3, 4, 5, 6, 7, 8]],
         description: "8-puzzle, all tiles in one pattern: exact distances, 363 kB",
-        zero_aware: false,
+        encoding: EntryEncoding::U8,
     },
     Preset {
         name: "5x5-6-6-6-6",
@@ -81,7 +84,7 @@ pub const PRESETS: &[Preset] = &[
             &[17, 18, 19, 22, 23, 24],
         ],
         description: "24-puzzle, Korf & Felner's 6-6-6-6 partition: 4 x 128 MB",
-        zero_aware: false,
+        encoding: EntryEncoding::U8,
     },
     Preset {
         name: "5x5-14x6",
@@ -104,10 +107,10 @@ pub const PRESETS: &[Preset] = &[
             &[14, 19, 21, 22, 23, 24],
         ],
         description: "24-puzzle, a catalogue of fourteen 6-tile patterns (seven partitions, Clausecker & Reinefeld's \"small\"): 14 x 128 MB",
-        zero_aware: false,
+        encoding: EntryEncoding::U8,
     },
     Preset {
-        name: "5x5-z14x6",
+        name: "5x5-14x6-zero",
         width: 5,
         height: 5,
         patterns: &[
@@ -127,7 +130,30 @@ pub const PRESETS: &[Preset] = &[
             &[14, 19, 21, 22, 23, 24],
         ],
         description: "24-puzzle, the same catalogue zero-aware (an entry per blank region): 14 x 181 MB",
-        zero_aware: true,
+        encoding: EntryEncoding::ZeroAware,
+    },
+    Preset {
+        name: "5x5-14x6-bits",
+        width: 5,
+        height: 5,
+        patterns: &[
+            &[1, 5, 6, 10, 11, 12],
+            &[2, 3, 4, 7, 8, 9],
+            &[13, 14, 18, 19, 23, 24],
+            &[15, 16, 17, 20, 21, 22],
+            &[1, 2, 5, 6, 10, 11],
+            &[3, 4, 7, 8, 9, 12],
+            &[13, 14, 15, 16, 17, 18],
+            &[19, 20, 21, 22, 23, 24],
+            &[1, 5, 6, 10, 15, 20],
+            &[11, 12, 16, 17, 21, 22],
+            &[3, 4, 9, 14, 19, 24],
+            &[7, 8, 12, 13, 18, 23],
+            &[11, 12, 13, 16, 17, 18],
+            &[14, 19, 21, 22, 23, 24],
+        ],
+        description: "24-puzzle, the default: the zero-aware catalogue stored as one bit per entry: 14 x 22.6 MB",
+        encoding: EntryEncoding::ZeroAwareBits,
     },
     Preset {
         name: "6x6-7x5",
@@ -143,7 +169,7 @@ pub const PRESETS: &[Preset] = &[
             &[27, 32, 33, 34, 35],
         ],
         description: "35-puzzle, seven compact 5-tile patterns: 7 x 45 MB",
-        zero_aware: false,
+        encoding: EntryEncoding::U8,
     },
     Preset {
         name: "7x7-12x4",
@@ -164,7 +190,7 @@ pub const PRESETS: &[Preset] = &[
             &[42, 43, 44, 45],
         ],
         description: "48-puzzle, twelve 4-tile blocks: 12 x 5.1 MB",
-        zero_aware: false,
+        encoding: EntryEncoding::U8,
     },
     Preset {
         name: "8x8-15x4-3",
@@ -189,7 +215,7 @@ pub const PRESETS: &[Preset] = &[
             &[48, 56, 57],
         ],
         description: "63-puzzle, fifteen 4-tile blocks and one of 3: 15 x 15 MB + 0.25 MB",
-        zero_aware: false,
+        encoding: EntryEncoding::U8,
     },
 ];
 
@@ -199,7 +225,7 @@ pub const PRESETS: &[Preset] = &[
 pub const DEFAULTS: &[(u8, u8, &str)] = &[
     (3, 3, "3x3-8"),
     (4, 4, "4x4-7-8"),
-    (5, 5, "5x5-6-6-6-6"),
+    (5, 5, "5x5-14x6-bits"),
     (6, 6, "6x6-7x5"),
     (7, 7, "7x7-12x4"),
     (8, 8, "8x8-15x4-3"),

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use fifteen_core::pdb::{
-    EntryEncoding, LoadMode, PdbError, PdbMeta, PdbTable, ZeroIndex, placements, write_pdb_file_as,
+    EntryEncoding, LoadMode, PdbError, PdbMeta, PdbTable, UNREACHABLE, ZeroIndex, pack_bit1,
+    placements, write_pdb_file_as,
 };
 use fifteen_core::{Board, Size};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -30,8 +31,8 @@ pub struct SetSpec {
     pub goal: Board,
     /// The patterns, each in rank order.
     pub patterns: Vec<Vec<u8>>,
-    /// Whether the tables are zero-aware.
-    pub zero_aware: bool,
+    /// How the tables store entries (see [`Preset::encoding`]).
+    pub encoding: EntryEncoding,
 }
 
 impl From<&Preset> for SetSpec {
@@ -42,7 +43,7 @@ impl From<&Preset> for SetSpec {
             size: p.size(),
             goal: p.goal(),
             patterns: p.patterns.iter().map(|t| t.to_vec()).collect(),
-            zero_aware: p.zero_aware,
+            encoding: p.encoding,
         }
     }
 }
@@ -62,9 +63,9 @@ impl SetSpec {
     pub fn entries(&self) -> u64 {
         self.patterns
             .iter()
-            .map(|p| match self.zero_aware {
-                true => ZeroIndex::shared(self.size, p.len()).map_or(0, |z| z.entries()),
-                false => placements(self.size.cells(), p.len()),
+            .map(|p| match self.encoding {
+                EntryEncoding::U8 => placements(self.size.cells(), p.len()),
+                _ => ZeroIndex::shared(self.size, p.len()).map_or(0, |z| z.entries()),
             })
             .sum()
     }
@@ -102,15 +103,21 @@ pub fn build_set(
         let label = format!("{}/{}", i + 1, spec.patterns.len());
         let entries = build_one(spec, tiles, threads, bar.then_some(label.as_str()))?;
         let meta = PdbMeta { generator: GENERATOR.to_string(), preset: spec.preset.clone() };
-        let encoding = if spec.zero_aware { EntryEncoding::ZeroAware } else { EntryEncoding::U8 };
-        write_pdb_file_as(&path, &spec.goal, tiles, encoding, &meta, &entries)?;
+        // The largest entry, from the entries themselves: a table of bits keeps a histogram of
+        // its bytes.
+        let max = entries.iter().copied().filter(|&e| e != UNREACHABLE).max().unwrap_or(0);
+        // A table of bits is the zero-aware table, bit 1 of each entry kept.
+        let entries = match spec.encoding {
+            EntryEncoding::ZeroAwareBits => pack_bit1(&entries),
+            _ => entries,
+        };
+        write_pdb_file_as(&path, &spec.goal, tiles, spec.encoding, &meta, &entries)?;
         drop(entries);
         // Open the file as the solver does (which also maps it into 2 MiB pages, since the
         // writer dropped it from the page cache) and run the full check, so a file reported
         // written also loads.
         let table = PdbTable::open(&path, LoadMode::Mmap)?;
         table.verify()?;
-        let max = table.header().max_value();
         let bytes = std::fs::metadata(&path)
             .map_err(|source| PdbError::Io { path: path.clone(), source })?
             .len();
@@ -146,7 +153,8 @@ fn build_one(
         bar.set_position(r.reached);
         bar.set_message(format!("depth {}, {:.1} M states/s{eta}", r.depth, rate / 1e6));
     };
-    let options = BuildOptions { threads, progress: Some(&report), zero_aware: spec.zero_aware };
+    let zero_aware = spec.encoding != EntryEncoding::U8;
+    let options = BuildOptions { threads, progress: Some(&report), zero_aware };
     // The spinner turns between levels on a thread of our own: indicatif's steady tick panics
     // when the system refuses it a thread, and without one the bar is only still.
     let done = std::sync::atomic::AtomicBool::new(false);

@@ -75,9 +75,24 @@ pub enum PdbSetError {
 }
 
 impl PdbSet {
-    /// Total entries over the tables: larger patterns give stronger estimates.
+    /// Total entries over the tables (bytes for tables of bits).
     pub fn entries(&self) -> u64 {
         self.tables.iter().map(|t| t.header().entry_count).sum()
+    }
+
+    /// How the sets compare, strongest first: more states kept (larger patterns, zero-aware
+    /// entries, more partitions give stronger estimates), then fewer bytes (the same
+    /// estimates from smaller tables are faster).
+    pub fn strength(&self) -> (u64, std::cmp::Reverse<u64>) {
+        let states = self
+            .tables
+            .iter()
+            .map(|t| match t.header().encoding {
+                super::EntryEncoding::ZeroAwareBits => t.header().entry_count * 8,
+                _ => t.header().entry_count,
+            })
+            .sum();
+        (states, std::cmp::Reverse(self.entries()))
     }
 
     /// The board size.
@@ -177,7 +192,7 @@ pub fn scan_dir_except(dir: &Path, mode: LoadMode, skip: impl Fn(&Path) -> bool)
             scan.incomplete.extend(group.iter().filter_map(|t| t.path().map(Path::to_path_buf)));
         }
     }
-    scan.sets.sort_by_key(|s| std::cmp::Reverse(s.entries()));
+    scan.sets.sort_by_key(|s| std::cmp::Reverse(s.strength()));
     scan
 }
 

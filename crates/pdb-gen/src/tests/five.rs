@@ -45,7 +45,7 @@ fn five_by_five_with_a_small_partition_is_optimal() {
         size,
         goal: Board::blank_first(size),
         patterns: PATTERNS.iter().map(|p| p.to_vec()).collect(),
-        zero_aware: false,
+        encoding: fifteen_core::pdb::EntryEncoding::U8,
     };
     build_set(&spec, &dir, Some(2), Progress::Quiet).expect("the small 5x5 set builds");
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
@@ -75,4 +75,73 @@ fn five_by_five_with_a_small_partition_is_optimal() {
     }
     assert_eq!(checked, 10);
     std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+/// The small partition's patterns, and two more that make a second partition: tiles 1-4 and
+/// 5, 6, 8, 9 instead of 1, 2, 5, 6 and 3, 4, 8, 9.
+fn catalogue_patterns() -> Vec<Vec<u8>> {
+    let mut patterns: Vec<Vec<u8>> = PATTERNS.iter().map(|p| p.to_vec()).collect();
+    patterns.push(vec![1, 2, 3, 4]);
+    patterns.push(vec![5, 6, 8, 9]);
+    patterns
+}
+
+/// A small zero-aware catalogue (two partitions) built here, as a byte and as a bit per entry:
+/// both solve random walks in the lengths IDA* with Manhattan distance finds, with the same
+/// moves and node counts (a table of bits holds the same estimates), and never with more
+/// nodes than the ordinary tables of the same patterns.
+#[test]
+fn five_by_five_zero_aware_catalogue_of_bits_is_optimal() {
+    use fifteen_core::pdb::EntryEncoding;
+    let size = Size::S5X5;
+    let base = std::env::temp_dir().join(format!("pdb-gen-five-zero-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let dirs: Vec<_> = [EntryEncoding::U8, EntryEncoding::ZeroAware, EntryEncoding::ZeroAwareBits]
+        .into_iter()
+        .map(|encoding| {
+            let dir = base.join(format!("{encoding:?}"));
+            let spec = SetSpec {
+                name: "5x5-test-cat".into(),
+                preset: Some("5x5-test-cat".into()),
+                size,
+                goal: Board::blank_first(size),
+                patterns: catalogue_patterns(),
+                encoding,
+            };
+            build_set(&spec, &dir, Some(2), Progress::Quiet).expect("the catalogue builds");
+            dir
+        })
+        .collect();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let goal = Board::blank_last(size);
+    let heuristics: Vec<AnyHeuristic> = dirs
+        .iter()
+        .map(|dir| {
+            let set = best_set(dir, &goal, LoadMode::Mmap).expect("the catalogue serves the goal");
+            AnyHeuristic::Pdb(set.heuristic(&goal, true, false).expect("a heuristic"))
+        })
+        .collect();
+    let (mut plain_nodes, mut zero_nodes) = (0, 0);
+    for len in [20, 30, 40, 50] {
+        let board = walk(&goal, len, &mut seed);
+        let problem = Problem::new(board.clone(), goal.clone()).expect("solvable");
+        let truth = ida(&problem, &Manhattan::new(&goal), &Limits::default()).expect("solved");
+        let limits = Limits { threads: 2, lanes: 3, ..Limits::default() };
+        let answers: Vec<_> = heuristics
+            .iter()
+            .map(|h| h.solve(&problem, fifteen_core::Algorithm::Ida, &limits).expect("solved"))
+            .collect();
+        for a in &answers {
+            assert_eq!(a.len(), truth.len(), "{board:?}: optimal length");
+            assert_eq!(replay(&board, &a.moves).map(|(b, _)| b), Some(goal.clone()));
+        }
+        let (plain, zero, bits) = (&answers[0], &answers[1], &answers[2]);
+        assert_eq!(bits.moves, zero.moves, "{board:?}");
+        assert_eq!(bits.stats.generated, zero.stats.generated, "{board:?}");
+        assert!(zero.initial_h >= plain.initial_h, "{board:?}");
+        plain_nodes += plain.stats.generated;
+        zero_nodes += zero.stats.generated;
+    }
+    assert!(zero_nodes <= plain_nodes, "zero-aware {zero_nodes} vs plain {plain_nodes}");
+    std::fs::remove_dir_all(&base).expect("clean up");
 }
