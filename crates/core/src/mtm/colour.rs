@@ -248,6 +248,13 @@ impl Colouring {
     }
 }
 
+/// The rank of a colour table's goal state, from its file header's goal, tiles and class ends
+/// (the file check's), or why the header is not a colour table this version reads.
+pub(crate) fn goal_rank(goal: &Board, tiles: &[u8], class_ends: u64) -> Result<u64, String> {
+    let c = Colouring::from_header(goal, tiles, class_ends)?;
+    Ok(c.ranker().rank(c.classes()))
+}
+
 /// The lexicographic rank of class strings with given class sizes, as two half tables (see
 /// the module docs): `index(packed) = hi[packed >> 32] + lo[packed & 0xFFFF_FFFF]`, where
 /// `packed` is the sum over cells of the cell's class times its [`Ranker::weight`].

@@ -30,7 +30,7 @@ pub use colour::{
     COLOUR_PRESET, ColourTable, Colouring, DEFAULT_4X4, DEFAULT_4X4_BLANKS, MAX_COLOUR_CELLS,
     build_colour_table, colour_file, default_4x4_set, table_goal, write_colour_table,
 };
-pub(crate) use colour::{class_sizes, multinomial};
+pub(crate) use colour::{class_sizes, goal_rank, multinomial};
 pub use search::{MtmHeuristic, MtmHeuristicKind, bfs_mtm, ida_mtm, mtm_lower_bound};
 pub use wd::WalkingDistance;
 

@@ -276,6 +276,16 @@ fn loaders_refuse_the_other_metric_and_older_layouts() {
     assert!(scan.sets.is_empty() && scan.errors.is_empty());
     let back = ColourTable::open(&path, crate::pdb::LoadMode::Resident).unwrap();
     assert_eq!(back.colouring(), &colouring);
+    back.table().verify().unwrap();
+    // A damaged entry opens (only the header is checked then) but fails the full check.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    let damaged = dir.join("damaged.pdb");
+    std::fs::write(&damaged, bytes).unwrap();
+    let t = ColourTable::open(&damaged, crate::pdb::LoadMode::Resident).unwrap();
+    let err = t.table().verify().unwrap_err();
+    assert!(matches!(err, crate::pdb::PdbError::ChecksumMismatch { .. }), "{err}");
     // The first layout (a blank-last goal, ranked otherwise) is refused, saying what to do.
     let old = dir.join("old.pdb");
     let tiles: Vec<u8> = (1..9).collect();

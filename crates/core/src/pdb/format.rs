@@ -435,7 +435,13 @@ impl<'h> EntryCheck<'h> {
             hasher: xxhash_rust::xxh3::Xxh3::new(),
             counts: Box::new([0; 256]),
             seen: 0,
-            home: super::rank(size.cells(), &home),
+            home: match header.encoding {
+                EntryEncoding::MtmColour { class_ends } => {
+                    crate::mtm::goal_rank(&goal, &header.tiles, class_ends)
+                        .map_err(|reason| PdbError::BadPattern { reason })?
+                }
+                _ => super::rank(size.cells(), &home),
+            },
             home_entry: None,
         })
     }
