@@ -7,30 +7,37 @@
 //!   views' ranks ([`Slots`]) change by one multiply-add each per single-tile step.
 //! - **Reads a level ahead** (as the single-tile search, `search/ida.rs`): when a node's
 //!   children have been read, the children of every child within the bound are stepped and
-//!   their table entries prefetched before the search descends into the first, so that those
-//!   random reads overlap. Nodes are counted when their parent is expanded.
+//!   their table entries prefetched, so that those random reads overlap. Nodes are counted
+//!   when their parent is expanded.
 //! - **Estimates** are the maximum over the node's views, read until one puts the child over
 //!   the bound. The views disagree (the dual ones are not consistent with each other), so
 //!   bidirectional pathmax applies (BPMX, Felner et al. 2011): a child's estimate minus one
 //!   bounds its parent's, in MTM as in STM since every move costs one, and the parent's minus
 //!   one bounds its children's; a subtree that returns with a raised estimate can cut its
 //!   remaining siblings. Children are searched cheapest first.
+//! - **Lanes.** The depth-first search is a loop over an explicit stack of frames that can stop
+//!   after any expansion ([`Lane::tick`]), so one thread can interleave several searches, an
+//!   expansion of each in turn ([`ida_mtm_lanes`]): the reads one lane prefetched arrive while
+//!   the others work. Each lane searches exactly as alone (the same nodes and answer).
 //!
 //! The answer is optimal because every estimate is admissible (`views.rs`) and pathmax keeps
 //! admissible values admissible.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use super::views::{ColourViews, MAX_LOOKS, Slots};
+use super::views::{ColourViews, MAX_LOOKS, SLOTS, Slots};
 use crate::moves::Dir;
 use crate::pdb::prefetch;
 use crate::search::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 
-/// How often (in nodes generated) the limits are checked.
+/// How often (in nodes generated) a lane checks its limits.
 const CHECK_EVERY: u64 = 1 << 14;
 
 /// No neighbour.
 const NONE: u8 = u8::MAX;
+
+/// The most children of a node (of the root of a 2x8 board: 1 + 7).
+const MAX_KIDS: usize = 16;
 
 /// A child: its board and views, the lookups it needs, and the line that made it.
 #[derive(Clone, Copy)]
@@ -48,7 +55,7 @@ struct Kid {
 
 const EMPTY: Kid = Kid {
     board: 0,
-    slots: [0; super::views::SLOTS],
+    slots: [0; SLOTS],
     index: [0; MAX_LOOKS],
     table: [0; MAX_LOOKS],
     looks: 0,
@@ -58,38 +65,10 @@ const EMPTY: Kid = Kid {
     h: 0,
 };
 
-/// What a subtree came to.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Flow {
-    /// No solution within the bound; the node's estimate, raised by pathmax.
-    Done(u32),
-    Found,
-    Stop,
-}
-
 /// The axis of a direction: 0 vertical, 1 horizontal.
 #[inline(always)]
 fn axis(d: usize) -> usize {
     usize::from(d == Dir::Left as usize || d == Dir::Right as usize)
-}
-
-struct Search<'a> {
-    views: &'a ColourViews,
-    entries: Vec<&'a [u8]>,
-    limits: &'a Limits,
-    next: [[u8; 4]; 16],
-    goal: u64,
-    /// The most children of a node (the root's), the width of a level's stride.
-    width: usize,
-    /// Per depth, the children of each child of the node being expanded there:
-    /// `levels[(depth * width + slot) * width + i]`.
-    levels: Vec<Kid>,
-    path: Vec<Dir>,
-    bound: u32,
-    next_bound: u32,
-    stats: Stats,
-    check_at: u64,
-    stop: Option<LimitKind>,
 }
 
 /// The board as nibbles, cell `c` in bits `4c..4c+4`.
@@ -102,109 +81,56 @@ fn tile_at(board: u64, c: usize) -> usize {
     (board >> (4 * c) & 15) as usize
 }
 
-/// IDA* with `views` (of the problem's goal): an optimal MTM solution.
-pub(super) fn ida_colour(
-    problem: &Problem,
-    views: &ColourViews,
-    limits: &Limits,
-) -> Result<Solution, SearchError> {
-    let started = Instant::now();
-    let start = problem.start();
-    let size = start.size();
-    let n = size.cells();
-    let mut next = [[NONE; 4]; 16];
-    for (c, row) in next.iter_mut().enumerate().take(n) {
-        for d in Dir::ALL {
-            row[d as usize] = d.neighbor(size, c).map_or(NONE, |x| x as u8);
-        }
-    }
-    let (w, h) = (size.width(), size.height());
-    let width = (w - 1) + (h - 1);
-    let mut s = Search {
-        views,
-        entries: views.tables().iter().map(|t| t.entries()).collect(),
-        limits,
-        next,
-        goal: pack(problem.goal().cells()),
-        width,
-        levels: Vec::new(),
-        path: Vec::with_capacity(256),
-        bound: 0,
-        next_bound: u32::MAX,
-        stats: Stats { generated: 1, ..Stats::default() },
-        check_at: CHECK_EVERY,
-        stop: None,
-    };
-    let board = pack(start.cells());
-    let slots = views.start(start.cells());
-    let initial_h = views.estimate(start.cells());
-    let finish = |s: Search<'_>| {
-        let mut stats = s.stats;
-        stats.elapsed = started.elapsed();
-        let tiles = crate::search::replay(start, &s.path).map(|(_, t)| t).unwrap_or_default();
-        Solution { moves: s.path, tiles, optimal: true, initial_h, stats }
-    };
-    if board == s.goal {
-        return Ok(finish(s));
-    }
-    let mut bound = initial_h;
-    loop {
-        s.stats.thresholds.push(bound);
-        if let Some(p) = &limits.progress {
-            p.iteration(bound, s.stats.generated);
-        }
-        s.bound = bound;
-        s.next_bound = u32::MAX;
-        s.path.clear();
-        s.ensure(0);
-        let count = s.step_kids(board, &slots, start.blank(), 2, 0, 0);
-        match s.expand(0, 0, count, initial_h, 0) {
-            Flow::Found => return Ok(finish(s)),
-            Flow::Stop => {
-                let mut stats = s.stats;
-                stats.elapsed = started.elapsed();
-                let kind = s.stop.unwrap_or(LimitKind::Cancelled);
-                return Err(SearchError::LimitReached { kind, lower_bound: bound, stats });
-            }
-            Flow::Done(_) => {
-                if s.next_bound == u32::MAX {
-                    return Err(SearchError::NotApplicable(
-                        "the MTM search found no path (unsolvable position)".to_string(),
-                    ));
-                }
-                bound = s.next_bound;
-            }
-        }
-    }
+/// What every lane of one heuristic reads.
+struct Shared<'a> {
+    views: &'a ColourViews,
+    entries: Vec<&'a [u8]>,
+    next: [[u8; 4]; 16],
+    /// The most children of the root, and of any other node.
+    root_kids: usize,
+    kids: usize,
 }
 
-impl Search<'_> {
-    /// Makes room for the children of the children at `depth`.
-    fn ensure(&mut self, depth: usize) {
-        let need = (depth + 1) * self.width * self.width;
-        if self.levels.len() < need {
-            self.levels.resize(need, EMPTY);
+impl<'a> Shared<'a> {
+    fn new(views: &'a ColourViews) -> Shared<'a> {
+        let size = views.size();
+        let mut next = [[NONE; 4]; 16];
+        for (c, row) in next.iter_mut().enumerate().take(size.cells()) {
+            for d in Dir::ALL {
+                row[d as usize] = d.neighbor(size, c).map_or(NONE, |x| x as u8);
+            }
+        }
+        let (w, h) = (size.width(), size.height());
+        Shared {
+            views,
+            entries: views.tables().iter().map(|t| t.entries()).collect(),
+            next,
+            root_kids: (w - 1) + (h - 1),
+            kids: (w - 1).max(h - 1),
         }
     }
 
+    /// Where the children of child `slot` of the node being expanded at `depth` are kept
+    /// (slot 0 at depth 0: the root's children).
     #[inline(always)]
-    fn note(&mut self, f: u32) {
-        self.next_bound = self.next_bound.min(f);
+    fn base(&self, depth: usize, slot: usize) -> usize {
+        match depth {
+            0 => 0,
+            _ => self.root_kids + (depth - 1) * self.root_kids * self.kids + slot * self.kids,
+        }
     }
 
     /// Steps the children of the node with `board`, `slots` and the blank on `blank` into
-    /// `levels[depth][slot]`, skipping the axis `skip` (2: none), and prefetches their entries.
+    /// `out`, skipping the axis `skip` (2: none), and prefetches their entries; returns how many.
     #[inline(always)]
     fn step_kids(
-        &mut self,
+        &self,
         board: u64,
         slots: &Slots,
         blank: usize,
         skip: usize,
-        depth: usize,
-        slot: usize,
+        out: &mut [Kid],
     ) -> usize {
-        let base = (depth * self.width + slot) * self.width;
         let views = self.views;
         let mut count = 0;
         for d in 0..4 {
@@ -226,7 +152,7 @@ impl Search<'_> {
                 views.step(&mut s, b, to, t as usize);
                 b = to;
                 len += 1;
-                let kid = &mut self.levels[base + count];
+                let kid = &mut out[count];
                 kid.board = bd;
                 kid.slots = s;
                 kid.blank = b as u8;
@@ -247,130 +173,413 @@ impl Search<'_> {
         }
         count
     }
+}
 
-    /// Publishes progress and checks the limits; true if the search must stop.
+/// What a lane's last step came to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Tick {
+    /// More to search.
+    Busy,
+    /// The lane's path reaches the goal.
+    Found,
+    /// A limit stopped the search.
+    Stopped(LimitKind),
+    /// The last iteration found nothing, and nothing lies beyond its bound.
+    Exhausted,
+}
+
+/// The expansion a lane does next: the node at `depth` (moves from the root) whose `count`
+/// children were stepped into the slots from `base`, with estimate `h`.
+#[derive(Clone, Copy, Default)]
+struct Next {
+    depth: usize,
+    base: usize,
+    count: usize,
+    h: u32,
+}
+
+/// A node being expanded: what a recursive search keeps on its call stack.
+#[derive(Clone, Copy)]
+struct Frame {
+    depth: usize,
+    base: usize,
+    /// The node's estimate, raised by pathmax.
+    hp: u32,
+    /// The children within the bound, cheapest first, and how many have been entered.
+    order: [u8; MAX_KIDS],
+    within: usize,
+    entered: usize,
+    /// How many children each child has (stepped from `base(depth + 1, i)`).
+    grand: [u8; MAX_KIDS],
+    /// The path's length at this node.
+    mark: usize,
+}
+
+/// One position's IDA*, resumable after any expansion.
+struct Lane {
+    limits: Limits,
+    goal: u64,
+    root: Kid,
+    root_h: u32,
+    levels: Vec<Kid>,
+    frames: Vec<Frame>,
+    path: Vec<Dir>,
+    next: Next,
+    bound: u32,
+    next_bound: u32,
+    stats: Stats,
+    check_at: u64,
+    /// Time the lane's setup took (its ticks are timed by the [`Clock`]).
+    setup: Duration,
+}
+
+impl Lane {
+    /// A lane for `problem`, on its first iteration.
+    fn new(shared: &Shared<'_>, problem: &Problem, limits: Limits) -> (Lane, Tick) {
+        let t0 = Instant::now();
+        let start = problem.start();
+        let views = shared.views;
+        let mut root = EMPTY;
+        root.board = pack(start.cells());
+        root.slots = views.start(start.cells());
+        root.blank = start.blank() as u8;
+        let root_h = views.estimate(start.cells());
+        let mut lane = Lane {
+            limits,
+            goal: pack(problem.goal().cells()),
+            root,
+            root_h,
+            levels: Vec::new(),
+            frames: Vec::new(),
+            path: Vec::with_capacity(256),
+            next: Next::default(),
+            bound: root_h,
+            next_bound: u32::MAX,
+            stats: Stats { generated: 1, ..Stats::default() },
+            check_at: CHECK_EVERY,
+            setup: Duration::ZERO,
+        };
+        let tick = if root.board == lane.goal { Tick::Found } else { lane.begin(shared) };
+        lane.setup = t0.elapsed();
+        (lane, tick)
+    }
+
+    /// Starts an iteration with the lane's bound: steps and prefetches the root's children.
+    fn begin(&mut self, shared: &Shared<'_>) -> Tick {
+        self.stats.thresholds.push(self.bound);
+        if let Some(p) = &self.limits.progress {
+            p.iteration(self.bound, self.stats.generated);
+        }
+        self.next_bound = u32::MAX;
+        self.frames.clear();
+        self.path.clear();
+        self.ensure(shared, 0);
+        let r = self.root;
+        let count = shared.step_kids(
+            r.board,
+            &r.slots,
+            r.blank as usize,
+            2,
+            &mut self.levels[..shared.root_kids],
+        );
+        self.next = Next { depth: 0, base: 0, count, h: self.root_h };
+        Tick::Busy
+    }
+
+    /// Makes room for the children of the children of a node at `depth`.
+    fn ensure(&mut self, shared: &Shared<'_>, depth: usize) {
+        let need = shared.base(depth + 1, shared.root_kids);
+        if self.levels.len() < need {
+            self.levels.resize(need, EMPTY);
+        }
+    }
+
+    #[inline(always)]
+    fn note(&mut self, f: u32) {
+        self.next_bound = self.next_bound.min(f);
+    }
+
+    /// Counts the next expansion's children, checks the limits when due, expands it and walks
+    /// to the one after.
+    #[inline(always)]
+    fn tick(&mut self, shared: &Shared<'_>) -> Tick {
+        self.stats.expanded += 1;
+        self.stats.generated += self.next.count as u64;
+        if self.stats.generated >= self.check_at
+            && let Some(kind) = self.check()
+        {
+            return Tick::Stopped(kind);
+        }
+        let returned = self.expand(shared);
+        self.resume(shared, returned)
+    }
+
+    /// Publishes progress and checks the limits; sets when to check next.
     #[cold]
-    fn checkpoint(&mut self) -> bool {
-        let limits = self.limits;
+    fn check(&mut self) -> Option<LimitKind> {
         let total = self.stats.generated;
-        if let Some(p) = &limits.progress {
+        if let Some(p) = &self.limits.progress {
             p.seen(total);
         }
         self.check_at = total + CHECK_EVERY;
-        if let Some(max) = limits.max_nodes {
+        if let Some(max) = self.limits.max_nodes {
             if total >= max {
-                self.stop = Some(LimitKind::Nodes);
-                return true;
+                return Some(LimitKind::Nodes);
             }
             self.check_at = self.check_at.min(max);
         }
-        if let Some(kind) = limits.check_slow() {
-            self.stop = Some(kind);
-            return true;
-        }
-        false
+        self.limits.check_slow()
     }
 
-    /// Expands the node at depth `g` (`depth`) with estimate `h`, whose `count` children are
-    /// stepped and prefetched in `levels[depth][slot]`.
-    fn expand(&mut self, depth: usize, slot: usize, count: usize, h: u32, g: u32) -> Flow {
-        self.stats.expanded += 1;
-        self.stats.generated += count as u64;
-        if self.stats.generated >= self.check_at && self.checkpoint() {
-            return Flow::Stop;
-        }
-        let base = (depth * self.width + slot) * self.width;
+    /// Expands the next node: reads its children's entries, applies pathmax, and steps and
+    /// prefetches the children of each child within the bound. Pushes the node's frame, or
+    /// returns its (raised) estimate if no child is within the bound.
+    #[inline(always)]
+    fn expand(&mut self, shared: &Shared<'_>) -> Option<u32> {
+        let Next { depth, base, count, h } = self.next;
+        let g = depth as u32;
         let bound = self.bound;
         // A child with an estimate above `room` is over the bound.
         let room = bound.saturating_sub(g + 1);
         let mut hmax = 0;
         let mut reads = 0;
-        for i in 0..count {
-            let kid = &self.levels[base + i];
+        for kid in &mut self.levels[base..base + count] {
             let mut kh = 0u32;
             for j in 0..kid.looks as usize {
-                let e = self.entries[kid.table[j] as usize][kid.index[j] as usize];
+                let e = shared.entries[kid.table[j] as usize][kid.index[j] as usize];
                 reads += 1;
                 kh = kh.max(u32::from(e));
                 if kh > room {
                     break;
                 }
             }
-            self.levels[base + i].h = kh;
+            kid.h = kh;
             hmax = hmax.max(kh);
         }
         self.stats.lookups += reads;
-        let mut hp = h.max(hmax.saturating_sub(1));
+        let hp = h.max(hmax.saturating_sub(1));
         if g + hp > bound {
             self.note(g + hp);
-            return Flow::Done(hp);
+            return Some(hp);
         }
-        // Cheapest first (stable: ties keep the direction order).
-        let mut order = [0u8; 16];
-        let mut keys = [0u64; 16];
-        for (i, key) in keys.iter_mut().enumerate().take(count) {
-            let kh = self.levels[base + i].h.max(hp.saturating_sub(1));
-            *key = u64::from(kh) << 8 | i as u64;
+        // Cheapest first (ties in the direction order).
+        let floor = hp.saturating_sub(1);
+        let mut keys = [u64::MAX; MAX_KIDS];
+        for (i, (key, kid)) in keys.iter_mut().zip(&self.levels[base..base + count]).enumerate() {
+            *key = u64::from(kid.h.max(floor)) << 8 | i as u64;
         }
         keys[..count].sort_unstable();
+        let mut order = [0u8; MAX_KIDS];
         let mut within = 0;
-        for (i, &k) in keys[..count].iter().enumerate() {
-            order[i] = k as u8;
-            if g + 1 + (k >> 8) as u32 <= bound {
-                within += 1;
-            }
+        for (o, &k) in order.iter_mut().zip(&keys[..count]) {
+            *o = k as u8;
+            within += usize::from(g + 1 + (k >> 8) as u32 <= bound);
         }
         if within < count {
             self.note(g + 1 + (keys[within] >> 8) as u32);
         }
         if within == 0 {
-            return Flow::Done(hp);
+            return Some(hp);
         }
-        self.ensure(depth + 1);
-        let mut grand = [0usize; 16];
+        self.ensure(shared, depth);
+        let mut grand = [0u8; MAX_KIDS];
         for &i in &order[..within] {
             let i = i as usize;
             let kid = self.levels[base + i];
-            grand[i] = self.step_kids(
+            let to = shared.base(depth + 1, i);
+            grand[i] = shared.step_kids(
                 kid.board,
                 &kid.slots,
                 kid.blank as usize,
                 axis(kid.dir as usize),
-                depth + 1,
-                i,
-            );
+                &mut self.levels[to..to + shared.kids],
+            ) as u8;
         }
-        for &i in &order[..within] {
-            let i = i as usize;
-            let kid = &self.levels[base + i];
-            let (board, dir, len) = (kid.board, kid.dir, kid.len);
-            let kh = kid.h.max(hp.saturating_sub(1));
+        let mark = self.path.len();
+        self.frames.push(Frame { depth, base, hp, order, within, entered: 0, grand, mark });
+        None
+    }
+
+    /// Walks to the next node to expand: hands a returned estimate to the frame above (pathmax
+    /// may close it), enters the frame's next child, or closes finished frames. At the end of
+    /// an iteration starts the next one.
+    #[inline(always)]
+    fn resume(&mut self, shared: &Shared<'_>, mut returned: Option<u32>) -> Tick {
+        let bound = self.bound;
+        loop {
+            let Some(f) = self.frames.last_mut() else {
+                if self.next_bound == u32::MAX {
+                    return Tick::Exhausted;
+                }
+                self.bound = self.next_bound;
+                return self.begin(shared);
+            };
+            let g = f.depth as u32;
+            self.path.truncate(f.mark);
+            if let Some(hc) = returned.take() {
+                f.hp = f.hp.max(hc.saturating_sub(1));
+            }
+            if g + f.hp > bound {
+                let hp = f.hp;
+                self.frames.pop();
+                self.note(g + hp);
+                returned = Some(hp);
+                continue;
+            }
+            if f.entered == f.within {
+                returned = Some(f.hp);
+                self.frames.pop();
+                continue;
+            }
+            let i = f.order[f.entered] as usize;
+            f.entered += 1;
+            let kid = &self.levels[f.base + i];
+            let kh = kid.h.max(f.hp.saturating_sub(1));
             if g + 1 + kh > bound {
                 // Raised by a sibling's subtree (pathmax): this child and the rest are over.
-                self.note(g + 1 + kh);
-                break;
+                f.entered = f.within;
+                self.next_bound = self.next_bound.min(g + 1 + kh);
+                continue;
             }
-            let mark = self.path.len();
+            let (board, dir, len) = (kid.board, kid.dir, kid.len);
+            let depth = f.depth + 1;
+            self.next =
+                Next { depth, base: shared.base(depth, i), count: f.grand[i] as usize, h: kh };
             for _ in 0..len {
                 self.path.push(Dir::ALL[dir as usize]);
             }
             if kh == 0 && board == self.goal {
-                return Flow::Found;
+                return Tick::Found;
             }
-            match self.expand(depth + 1, i, grand[i], kh, g + 1) {
-                Flow::Found => return Flow::Found,
-                Flow::Stop => return Flow::Stop,
-                Flow::Done(hc) => {
-                    hp = hp.max(hc.saturating_sub(1));
-                    if g + hp > bound {
-                        self.note(g + hp);
-                        self.path.truncate(mark);
-                        return Flow::Done(hp);
-                    }
-                }
-            }
-            self.path.truncate(mark);
+            return Tick::Busy;
         }
-        Flow::Done(hp)
+    }
+
+    /// The answer of a lane that ended with `end`, `elapsed` its share of the thread's time.
+    fn finish(
+        &mut self,
+        problem: &Problem,
+        end: Tick,
+        elapsed: Duration,
+    ) -> Result<Solution, SearchError> {
+        let mut stats = std::mem::take(&mut self.stats);
+        stats.elapsed = self.setup + elapsed;
+        match end {
+            Tick::Found => {
+                let moves = std::mem::take(&mut self.path);
+                let (_, tiles) = crate::search::replay(problem.start(), &moves)
+                    .ok_or_else(|| SearchError::NotApplicable("internal error: bad path".into()))?;
+                Ok(Solution { moves, tiles, optimal: true, initial_h: self.root_h, stats })
+            }
+            Tick::Stopped(kind) => {
+                Err(SearchError::LimitReached { kind, lower_bound: self.bound, stats })
+            }
+            _ => Err(SearchError::NotApplicable(
+                "the MTM search found no path (unsolvable position)".to_string(),
+            )),
+        }
+    }
+}
+
+/// IDA* with `views` (of the problem's goal): an optimal MTM solution.
+pub(super) fn ida_colour(
+    problem: &Problem,
+    views: &ColourViews,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
+    let shared = Shared::new(views);
+    let started = Instant::now();
+    let (mut lane, mut tick) = Lane::new(&shared, problem, limits.clone());
+    while tick == Tick::Busy {
+        tick = lane.tick(&shared);
+    }
+    let elapsed = started.elapsed().saturating_sub(lane.setup);
+    lane.finish(problem, tick, elapsed)
+}
+
+/// Ticks between two requests for more problems while lanes are free but none came last time.
+const ASK_EVERY: u64 = 1 << 10;
+
+/// The thread's time, shared among the positions: a position that finishes gets the time not
+/// yet given out in proportion to its share of the ticks not yet paid for, so that the
+/// positions' times add up to the thread's (as in `search/lanes.rs`).
+struct Clock {
+    start: Instant,
+    /// Time not spent in ticks: waiting for problems, setting lanes up.
+    idle: Duration,
+    ticks: u64,
+    given: Duration,
+    paid: u64,
+}
+
+impl Clock {
+    fn share(&mut self, ticks: u64) -> Duration {
+        let busy = self.start.elapsed().saturating_sub(self.idle);
+        let left = busy.saturating_sub(self.given);
+        let owed = self.ticks.saturating_sub(self.paid).max(ticks).max(1);
+        let share = left.mul_f64(ticks as f64 / owed as f64);
+        self.given += share;
+        self.paid += ticks;
+        share
+    }
+}
+
+/// Solves every problem that `next` hands out (see [`ida_mtm_lanes`](super::ida_mtm_lanes)),
+/// interleaving up to `lanes` of them on the calling thread, an expansion of each in turn.
+pub(super) fn colour_lanes<T>(
+    views: &ColourViews,
+    lanes: usize,
+    mut next: impl FnMut(bool) -> Option<(T, Problem, Limits)>,
+    mut done: impl FnMut(T, Result<Solution, SearchError>),
+) {
+    let shared = Shared::new(views);
+    let lanes = lanes.max(1);
+    let mut running: Vec<(T, Problem, Lane)> = Vec::with_capacity(lanes);
+    let mut clock = Clock {
+        start: Instant::now(),
+        idle: Duration::ZERO,
+        ticks: 0,
+        given: Duration::ZERO,
+        paid: 0,
+    };
+    let mut ask_at = 0;
+    loop {
+        while running.len() < lanes {
+            let wait = running.is_empty();
+            if !wait && clock.ticks < ask_at {
+                break;
+            }
+            let asked = Instant::now();
+            let handed = next(wait);
+            if wait {
+                clock.idle += asked.elapsed();
+            }
+            let Some((tag, problem, limits)) = handed else {
+                ask_at = clock.ticks + ASK_EVERY;
+                break;
+            };
+            let (mut lane, tick) = Lane::new(&shared, &problem, limits);
+            clock.idle += lane.setup;
+            if tick == Tick::Busy {
+                running.push((tag, problem, lane));
+            } else {
+                done(tag, lane.finish(&problem, tick, Duration::ZERO));
+            }
+        }
+        if running.is_empty() {
+            return;
+        }
+        let mut j = 0;
+        while j < running.len() {
+            clock.ticks += 1;
+            let tick = running[j].2.tick(&shared);
+            if tick == Tick::Busy {
+                j += 1;
+                continue;
+            }
+            let (tag, problem, mut lane) = running.swap_remove(j);
+            let share = clock.share(lane.stats.expanded);
+            done(tag, lane.finish(&problem, tick, share));
+        }
     }
 }

@@ -31,7 +31,9 @@ pub use colour::{
     build_colour_table, colour_file, default_4x4_set, table_goal, write_colour_table,
 };
 pub(crate) use colour::{class_sizes, goal_rank, multinomial};
-pub use search::{MtmHeuristic, MtmHeuristicKind, bfs_mtm, ida_mtm, mtm_lower_bound};
+pub use search::{
+    MtmHeuristic, MtmHeuristicKind, bfs_mtm, ida_mtm, ida_mtm_lanes, mtm_lower_bound,
+};
 pub use wd::WalkingDistance;
 
 use std::fmt;

@@ -36,7 +36,7 @@ use crate::board::Board;
 use crate::pdb::symmetries;
 
 /// Slots per node: a dual slot per symmetry (8 on a square), then the regular views.
-pub(crate) const SLOTS: usize = 12;
+pub(crate) const SLOTS: usize = 10;
 
 /// The most lookups of one node.
 pub(crate) const MAX_LOOKS: usize = 8;
@@ -167,6 +167,11 @@ impl ColourViews {
             p.looks[..looks.len()].copy_from_slice(&looks);
         }
         Some(ColourViews { tables, ranker, n, cell, tile, plan, regular, duals })
+    }
+
+    /// The board size.
+    pub(crate) fn size(&self) -> crate::board::Size {
+        self.tables[0].size()
     }
 
     /// The tables, in the order lookups name them.
