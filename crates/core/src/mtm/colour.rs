@@ -54,8 +54,8 @@ pub const DEFAULT_4X4_BLANKS: [usize; 3] = [0, 1, 5];
 /// The most cells a colouring may have (its states are packed in nibbles).
 pub const MAX_COLOUR_CELLS: usize = 16;
 
-/// The most entries of each of a [`Ranker`]'s half tables.
-const MAX_HALF_ENTRIES: usize = 1 << 21;
+/// The most bits of the index of each of a [`Ranker`]'s half tables.
+const MAX_HALF_BITS: usize = 20;
 
 /// Binomial coefficients up to 20 choose 20.
 const fn binomials() -> [[u64; 21]; 21] {
@@ -134,8 +134,8 @@ impl Colouring {
             return None;
         }
         let classes = *class_of_cell.iter().max()? as usize + 1;
-        let lo_cells = n - n / 2;
-        if classes < 2 || (classes as u64).checked_pow(lo_cells as u32)? > MAX_HALF_ENTRIES as u64 {
+        let lo_cells = (n - 1) - (n - 1) / 2;
+        if classes < 2 || (code_bits(classes - 1) as usize) * lo_cells > MAX_HALF_BITS {
             return None;
         }
         let mut sizes = vec![0u8; classes];
@@ -236,8 +236,7 @@ impl Colouring {
         }
         Colouring::new(size, &class_of_cell).ok_or_else(|| {
             format!(
-                "the colour classes are not a colouring this version ranks (at most {MAX_COLOUR_CELLS} cells and {} entries per half table)",
-                MAX_HALF_ENTRIES
+                "the colour classes are not a colouring this version ranks (at most {MAX_COLOUR_CELLS} cells, and 2^{MAX_HALF_BITS} entries per half table)"
             )
         })
     }
@@ -255,24 +254,30 @@ pub(crate) fn goal_rank(goal: &Board, tiles: &[u8], class_ends: u64) -> Result<u
     Ok(c.ranker().rank(c.classes()))
 }
 
-/// The lexicographic rank of class strings with given class sizes, as two half tables (see
-/// the module docs): `index(packed) = hi[packed >> 32] + lo[packed & 0xFFFF_FFFF]`, where
-/// `packed` is the sum over cells of the cell's class times its [`Ranker::weight`].
+/// The rank of colour states (see the module docs): `index(v, p) = (hi[s >> lo_bits] +
+/// lo[s & lo_mask]) * n + p`, where `v` is the state's *packed board* (each cell's class code,
+/// the class minus one and 0 for the blank, in [`Ranker::weight`] place values: `bits` bits a
+/// cell, cell 0 highest), `p` the blank's cell and `s` the packed board with the blank's field
+/// taken out: the string of the other cells' classes.
 #[derive(Debug)]
 pub(crate) struct Ranker {
     n: usize,
-    /// Number of classes (the base of the half numbers).
+    /// Classes other than the blank's.
     k: usize,
     /// Class sizes, the blank's first.
     sizes: Vec<u8>,
-    /// Cells in the first half.
-    half: usize,
-    /// Each cell's place value: `k^(half-1-c) << 32` in the first half, `k^(n-1-c)` after.
-    weight: [u64; MAX_COLOUR_CELLS],
+    /// Bits of a cell's class code.
+    bits: u32,
+    /// String positions in the low half.
+    lo_cells: usize,
     hi: Vec<u32>,
-    /// At most 8 cells, so at most 8! = 40,320 strings: 16 bits (the two tables fit the L2
-    /// cache better).
+    /// At most 8 positions, so at most 8! = 40,320 strings: 16 bits.
     lo: Vec<u16>,
+}
+
+/// Bits of the class code of each cell for `k` classes besides the blank's.
+fn code_bits(k: usize) -> u32 {
+    (usize::BITS - (k.max(2) - 1).leading_zeros()).max(1)
 }
 
 impl Ranker {
@@ -290,87 +295,96 @@ impl Ranker {
     }
 
     fn new(n: usize, sizes: &[u8]) -> Ranker {
-        let k = sizes.len();
-        let half = n / 2;
-        let mut weight = [0u64; MAX_COLOUR_CELLS];
-        for (c, w) in weight.iter_mut().enumerate().take(n) {
-            *w = if c < half {
-                (k as u64).pow((half - 1 - c) as u32) << 32
-            } else {
-                (k as u64).pow((n - 1 - c) as u32)
-            };
-        }
-        // The first half: where the block of its strings starts (0 where the half has more of
-        // a class than there are).
-        let hi = (0..k.pow(half as u32))
+        let k = sizes.len() - 1;
+        let bits = code_bits(k);
+        let m = n - 1;
+        let lo_cells = m - m / 2;
+        let hi_cells = m / 2;
+        let tally: Vec<u8> = sizes[1..].to_vec();
+        // The first half of the string: where the block of its strings starts (0 where the half
+        // has more of a class than there are, or a code that is no class).
+        let hi = (0..1usize << (bits as usize * hi_cells))
             .into_par_iter()
             .map(|h| {
-                let digits = digits_of(h, k, half);
+                let codes = codes_of(h, bits, hi_cells);
                 let mut left = [0u8; 8];
-                left[..k].copy_from_slice(sizes);
-                prefix_rank(&digits[..half], &mut left, n).unwrap_or(0) as u32
+                left[..k].copy_from_slice(&tally);
+                prefix_rank(&codes[..hi_cells], &mut left, m).unwrap_or(0) as u32
             })
             .collect();
         // The second half: its rank among the strings of its own classes.
-        let lo = (0..k.pow((n - half) as u32))
+        let lo = (0..1usize << (bits as usize * lo_cells))
             .into_par_iter()
             .map(|l| {
-                let digits = digits_of(l, k, n - half);
-                let mut own = [0u8; 8];
-                for &d in &digits[..n - half] {
-                    own[d as usize] += 1;
-                }
-                if (0..k).any(|s| own[s] > sizes[s]) {
-                    return 0;
-                }
-                prefix_rank(&digits[..n - half], &mut own, n - half).unwrap_or(0) as u16
+                let codes = codes_of(l, bits, lo_cells);
+                let Some(mut own) = counts(&codes[..lo_cells], &tally) else { return 0 };
+                prefix_rank(&codes[..lo_cells], &mut own, lo_cells).unwrap_or(0) as u16
             })
             .collect();
-        Ranker { n, k, sizes: sizes.to_vec(), half, weight, hi, lo }
+        Ranker { n, k, sizes: sizes.to_vec(), bits, lo_cells, hi, lo }
     }
 
-    /// The place value of cell `c` in a packed state.
+    /// The place value of cell `c` in a packed board.
     #[inline(always)]
     pub(crate) fn weight(&self, c: usize) -> u64 {
-        self.weight[c]
+        1 << (self.bits as usize * (self.n - 1 - c))
     }
 
-    /// The rank of a packed state.
+    /// The rank of the state with packed board `v` and the blank on `p`.
     #[inline(always)]
-    pub(crate) fn index(&self, packed: u64) -> u64 {
-        u64::from(self.hi[(packed >> 32) as usize]) + u64::from(self.lo[packed as u32 as usize])
+    pub(crate) fn index(&self, v: u64, p: usize) -> u64 {
+        let below = self.bits as usize * (self.n - 1 - p);
+        let s = (v >> (below + self.bits as usize)) << below | (v & ((1 << below) - 1));
+        let lo_bits = self.bits as usize * self.lo_cells;
+        let r = u64::from(self.hi[(s >> lo_bits) as usize])
+            + u64::from(self.lo[(s & ((1 << lo_bits) - 1)) as usize]);
+        r * self.n as u64 + p as u64
     }
 
-    /// The packed state of a string of classes.
+    /// The packed board of a board of classes.
     pub(crate) fn pack(&self, classes: &[u8]) -> u64 {
-        classes.iter().zip(&self.weight).map(|(&c, &w)| u64::from(c) * w).sum()
+        (0..self.n).map(|c| u64::from(classes[c].saturating_sub(1)) * self.weight(c)).sum()
     }
 
-    /// The rank of a string of classes.
+    /// The rank of a board of classes (one 0, the blank).
     pub(crate) fn rank(&self, classes: &[u8]) -> u64 {
-        self.index(self.pack(classes))
+        let p = classes.iter().position(|&c| c == 0).unwrap_or(0);
+        self.index(self.pack(classes), p)
     }
 }
 
-/// The `len` base-`k` digits of `x`, most significant first.
-fn digits_of(mut x: usize, k: usize, len: usize) -> [u8; MAX_COLOUR_CELLS] {
+/// The `len` codes of `bits` bits each in `x`, the first highest.
+fn codes_of(x: usize, bits: u32, len: usize) -> [u8; MAX_COLOUR_CELLS] {
     let mut d = [0u8; MAX_COLOUR_CELLS];
-    for i in (0..len).rev() {
-        d[i] = (x % k) as u8;
-        x /= k;
+    for (i, c) in d.iter_mut().enumerate().take(len) {
+        *c = (x >> (bits as usize * (len - 1 - i)) & ((1 << bits) - 1)) as u8;
     }
     d
 }
 
+/// How many of each class `codes` hold, or `None` if a code is no class or more of a class
+/// than `tally` has.
+fn counts(codes: &[u8], tally: &[u8]) -> Option<[u8; 8]> {
+    let mut own = [0u8; 8];
+    for &c in codes {
+        let c = c as usize;
+        if c >= tally.len() || own[c] == tally[c] {
+            return None;
+        }
+        own[c] += 1;
+    }
+    Some(own)
+}
+
 /// The number of strings of the classes `left` (of `n` cells in all) that come before those
-/// starting with `digits`, lexicographically; `left` loses the digits' classes. `None` if the
-/// digits use more of a class than `left` has.
-fn prefix_rank(digits: &[u8], left: &mut [u8; 8], n: usize) -> Option<u64> {
+/// starting with `codes`, lexicographically; `left` loses the codes' classes. `None` if the
+/// codes use more of a class than `left` has.
+fn prefix_rank(codes: &[u8], left: &mut [u8; 8], n: usize) -> Option<u64> {
     let mut rank = 0u64;
     let mut cells = n;
-    for &d in digits {
+    for &d in codes {
         let d = d as usize;
-        if left[d] == 0 {
+        if d >= 8 || left[d] == 0 {
             return None;
         }
         cells -= 1;
@@ -390,10 +404,10 @@ fn prefix_rank(digits: &[u8], left: &mut [u8; 8], n: usize) -> Option<u64> {
 /// states)` is called after each level. Entries are distances (every state is reachable when
 /// some class has two cells or more; [`UNREACHABLE`] otherwise).
 ///
-/// States are visited block by block (a first half, then every second half that completes it,
-/// in rank order), so that no state is unranked. A level pushes from its states while they are
-/// fewer than the states not yet reached, then pulls: each unreached state looks for a
-/// neighbour on the level.
+/// States are visited block by block (a first half of the string, then every second half that
+/// completes it, then every cell of the blank, in rank order), so that no state is unranked. A
+/// level pushes from its states while they are fewer than the states not yet reached, then
+/// pulls: each unreached state looks for a neighbour on the level.
 pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + Sync)) -> Vec<u8> {
     let ranker = colouring.ranker();
     let blocks = Blocks::new(&ranker);
@@ -401,6 +415,8 @@ pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + S
     let table: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNREACHABLE)).collect();
     let size = colouring.size;
     let n = size.cells();
+    let m = n - 1;
+    let hi_cells = m / 2;
     let goal = ranker.rank(colouring.classes()) as usize;
     table[goal].store(0, Ordering::Relaxed);
     let neighbours: Vec<[Option<usize>; 4]> =
@@ -416,22 +432,37 @@ pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + S
             .par_iter()
             .map(|&(hi_value, start, list)| {
                 let suffixes = &blocks.suffixes[list as usize];
-                let mut classes = [0u8; MAX_COLOUR_CELLS];
-                let first = digits_of(hi_value as usize, ranker.k, ranker.half);
-                classes[..ranker.half].copy_from_slice(&first[..ranker.half]);
+                let first = codes_of(hi_value as usize, ranker.bits, hi_cells);
+                let mut string = [0u8; MAX_COLOUR_CELLS];
+                string[..hi_cells].copy_from_slice(&first[..hi_cells]);
                 let mut new = 0u64;
                 for (j, &lo_value) in suffixes.iter().enumerate() {
-                    let idx = start as usize + j;
-                    let e = table[idx].load(Ordering::Relaxed);
-                    if (pull && e != UNREACHABLE) || (!pull && e != depth) {
+                    let base = (start as usize + j) * n;
+                    let entries = &table[base..base + n];
+                    if entries.iter().all(|e| {
+                        let e = e.load(Ordering::Relaxed);
+                        if pull { e != UNREACHABLE } else { e != depth }
+                    }) {
                         continue;
                     }
-                    let second = digits_of(lo_value as usize, ranker.k, n - ranker.half);
-                    classes[ranker.half..n].copy_from_slice(&second[..n - ranker.half]);
-                    let packed = (u64::from(hi_value) << 32) | u64::from(lo_value);
-                    let blank = classes[..n].iter().position(|&c| c == 0).unwrap_or(0);
-                    let hit =
-                        for_each_neighbour(&ranker, &neighbours, &classes, blank, packed, |j| {
+                    let second = codes_of(lo_value as usize, ranker.bits, m - hi_cells);
+                    string[hi_cells..m].copy_from_slice(&second[..m - hi_cells]);
+                    for (p, entry) in entries.iter().enumerate() {
+                        let e = entry.load(Ordering::Relaxed);
+                        if (pull && e != UNREACHABLE) || (!pull && e != depth) {
+                            continue;
+                        }
+                        // The board: the string with the blank inserted on `p`.
+                        let mut classes = [0u8; MAX_COLOUR_CELLS];
+                        for c in 0..n {
+                            classes[c] = match c.cmp(&p) {
+                                std::cmp::Ordering::Less => string[c] + 1,
+                                std::cmp::Ordering::Equal => 0,
+                                std::cmp::Ordering::Greater => string[c - 1] + 1,
+                            };
+                        }
+                        let v = ranker.pack(&classes);
+                        let hit = for_each_neighbour(&ranker, &neighbours, &classes, p, v, |j| {
                             let e = &table[j as usize];
                             if pull {
                                 e.load(Ordering::Relaxed) == depth
@@ -442,9 +473,10 @@ pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + S
                                 false
                             }
                         });
-                    if pull && hit {
-                        table[idx].store(depth + 1, Ordering::Relaxed);
-                        new += 1;
+                        if pull && hit {
+                            entry.store(depth + 1, Ordering::Relaxed);
+                            new += 1;
+                        }
                     }
                 }
                 new
@@ -468,25 +500,25 @@ pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + S
 }
 
 /// Calls `f` on the rank of every MTM neighbour of the state `classes` (blank on `blank`,
-/// packed as `packed`) until it returns true; returns whether it did.
+/// packed board `v`) until it returns true; returns whether it did.
 #[inline(always)]
 fn for_each_neighbour(
     ranker: &Ranker,
     neighbours: &[[Option<usize>; 4]],
     classes: &[u8; MAX_COLOUR_CELLS],
     blank: usize,
-    packed: u64,
+    v: u64,
     mut f: impl FnMut(u64) -> bool,
 ) -> bool {
     for d in Dir::ALL {
         let mut b = blank;
-        let mut p = packed;
+        let mut v = v;
         while let Some(to) = neighbours[b][d as usize] {
-            // The class on `to` slides onto `b`; the blank's class is 0.
-            let c = u64::from(classes[to]);
-            p = p.wrapping_add(c.wrapping_mul(ranker.weight(b).wrapping_sub(ranker.weight(to))));
+            // The class on `to` slides onto `b`; the blank's code is 0.
+            let c = u64::from(classes[to] - 1);
+            v = v.wrapping_add(c.wrapping_mul(ranker.weight(b).wrapping_sub(ranker.weight(to))));
             b = to;
-            if f(ranker.index(p)) {
+            if f(ranker.index(v, b)) {
                 return true;
             }
         }
@@ -494,9 +526,9 @@ fn for_each_neighbour(
     false
 }
 
-/// The states of a colouring in rank order, block by block: each valid first half (its packed
-/// value and the rank its block starts at) with the list of second halves that complete it, in
-/// order.
+/// The strings of a colouring in rank order, block by block: each valid first half (its
+/// packed value and the rank its block starts at) with the list of second halves that complete
+/// it, in order.
 struct Blocks {
     prefixes: Vec<(u32, u64, u32)>,
     suffixes: Vec<Vec<u32>>,
@@ -504,20 +536,15 @@ struct Blocks {
 
 impl Blocks {
     fn new(r: &Ranker) -> Blocks {
-        let lo_cells = r.n - r.half;
+        let m = r.n - 1;
+        let tally = &r.sizes[1..];
         // Second halves grouped by their class counts, each group in increasing order (which
         // is lexicographic order).
         let mut groups: std::collections::HashMap<[u8; 8], u32> = Default::default();
         let mut suffixes: Vec<Vec<u32>> = Vec::new();
-        for l in 0..r.k.pow(lo_cells as u32) {
-            let digits = digits_of(l, r.k, lo_cells);
-            let mut own = [0u8; 8];
-            for &d in &digits[..lo_cells] {
-                own[d as usize] += 1;
-            }
-            if (0..r.k).any(|s| own[s] > r.sizes[s]) {
-                continue;
-            }
+        for l in 0..1usize << (r.bits as usize * r.lo_cells) {
+            let codes = codes_of(l, r.bits, r.lo_cells);
+            let Some(own) = counts(&codes[..r.lo_cells], tally) else { continue };
             let g = *groups.entry(own).or_insert_with(|| {
                 suffixes.push(Vec::new());
                 (suffixes.len() - 1) as u32
@@ -525,16 +552,13 @@ impl Blocks {
             suffixes[g as usize].push(l as u32);
         }
         let mut prefixes = Vec::new();
-        for h in 0..r.k.pow(r.half as u32) {
-            let digits = digits_of(h, r.k, r.half);
+        let hi_cells = m - r.lo_cells;
+        for h in 0..1usize << (r.bits as usize * hi_cells) {
+            let codes = codes_of(h, r.bits, hi_cells);
+            let Some(own) = counts(&codes[..hi_cells], tally) else { continue };
             let mut rest = [0u8; 8];
-            rest[..r.k].copy_from_slice(&r.sizes);
-            if digits[..r.half].iter().any(|&d| {
-                let short = rest[d as usize] == 0;
-                rest[d as usize] = rest[d as usize].saturating_sub(1);
-                short
-            }) {
-                continue;
+            for c in 0..r.k {
+                rest[c] = tally[c] - own[c];
             }
             if let Some(&g) = groups.get(&rest) {
                 prefixes.push((h as u32, u64::from(r.hi[h]), g));

@@ -90,8 +90,8 @@ fn bfs_mtm_agrees_with_the_test_bfs() {
     }
 }
 
-/// Every string of `sizes[k]` copies of each class `k` on `n` cells, in lexicographic order:
-/// an independent ranking to check the colour tables' against.
+/// Every string of `sizes[k]` copies of each class `k` on `n` cells (to sort into the colour
+/// tables' rank order: an independent ranking to check theirs against).
 fn all_strings(n: usize, sizes: &[u8]) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     let mut left = sizes.to_vec();
@@ -167,7 +167,12 @@ fn tables_of(base: &Colouring, blanks: &[usize]) -> Vec<Arc<ColourTable>> {
 fn colour_tables_rank_lexicographically_and_hold_bfs_distances() {
     for e in [0, 1, 4] {
         let colouring = colouring_3x3(e);
-        let strings = all_strings(9, colouring.class_sizes());
+        // Rank order: the other cells' classes lexicographically, then the blank's cell.
+        let mut strings = all_strings(9, colouring.class_sizes());
+        strings.sort_by_key(|s| {
+            let blank = s.iter().position(|&c| c == 0).unwrap();
+            (s.iter().filter(|&&c| c != 0).copied().collect::<Vec<u8>>(), blank)
+        });
         assert_eq!(strings.len() as u64, colouring.states());
         let ranker = colouring.ranker();
         for (i, s) in strings.iter().enumerate() {

@@ -17,17 +17,20 @@
 //!   `Y = σ π σ⁻¹ ∘ goalₑ` (a tile on each cell, read as tile to cell) to the table's goal, and
 //!   `Y`'s abstraction is the state above. So the entry is at most `|P|`.
 //!
-//! Both kinds are sums over cells `c` of `A[c] * B[tile on c]` (the class times the place value
-//! of [`Ranker`]), with `A` a function of cells and `B` of tiles. One step of the blank from
+//! A view's state is ranked from its *packed board* (each abstract cell's class code times the
+//! cell's place value, see `Ranker`) and its blank's cell. Both kinds of packed board are sums
+//! over cells `c` of `A[c] * B[tile on c]`, with `A` a function of cells and `B` of tiles (the
+//! class code and the place value, one way round or the other). One step of the blank from
 //! `b` to `to`, tile `t` sliding the other way, changes the sum by
 //! `(A[b] - A[to]) * (B[t] - B[0])`, so every view is a *slot* updated by one multiply-add per
 //! step. The dual views of all tables share one slot per symmetry: the tables' colourings are
 //! one colouring with the blank moved (a *reference* colouring, blank on `r`, and each table's
-//! with cells `r` and `e` swapped), and a table's dual sum differs from the reference's by
-//! `col_ref[e] * (B[tile on σ⁻¹(r)] - B[0])`.
+//! with cells `r` and `e` swapped), and a table's dual board differs from the reference's by
+//! `code(col_ref[e]) * (B[tile on σ⁻¹(r)] - B[0])`. The blank of a regular view is on `σ(b)`,
+//! that of a dual view on `σ(g0)`.
 //!
 //! A node with the blank on `b` looks up every regular view and the dual views of the
-//! symmetries that take `b` to a table's blank cell ([`ColourViews::plan`]).
+//! symmetries that take `b` to a table's blank cell (`ColourViews::plan`).
 
 use std::sync::Arc;
 
@@ -44,12 +47,13 @@ pub(crate) const MAX_LOOKS: usize = 8;
 /// Slot values of one node.
 pub(crate) type Slots = [u64; SLOTS];
 
-/// One lookup of a node: a table, the slot its state sits in, and for a dual view of a table
-/// other than the reference, the fix-up.
+/// One lookup of a node: a table, the slot its state sits in, the abstract blank's cell, and
+/// for a dual view of a table other than the reference, the fix-up.
 #[derive(Clone, Copy, Debug, Default)]
 struct Look {
     table: u8,
     slot: u8,
+    blank: u8,
     /// The cell whose tile the fix-up weighs (`σ⁻¹(r)`), and the factor (`col_ref[e]`, 0 for
     /// no fix-up).
     fix_cell: u8,
@@ -104,13 +108,14 @@ impl ColourViews {
         }
         let g0 = goal.blank();
         let weight = |c: usize| ranker.weight(c);
+        let code = |class: u8| u64::from(class.saturating_sub(1));
         let mut cell = [[0u64; SLOTS]; MAX_COLOUR_CELLS];
         let mut tile = [[0u64; SLOTS]; MAX_COLOUR_CELLS];
         // Dual slots: A = the reference's class of σ(c), B = the place value of σ(gpos(t)).
         let col_ref = reference.classes();
         for (s, sym) in syms.iter().enumerate() {
             for c in 0..n {
-                cell[c][s] = u64::from(col_ref[sym[c] as usize]);
+                cell[c][s] = code(col_ref[sym[c] as usize]);
                 tile[c][s] = weight(sym[gpos[c]] as usize);
             }
         }
@@ -125,9 +130,9 @@ impl ColourViews {
                 }
                 for c in 0..n {
                     cell[c][slot] = weight(sym[c] as usize);
-                    tile[c][slot] = u64::from(col[sym[gpos[c]] as usize]);
+                    tile[c][slot] = code(col[sym[gpos[c]] as usize]);
                 }
-                regular_looks.push(Look { table: i as u8, slot: slot as u8, fix_cell: 0, fix: 0 });
+                regular_looks.push((*sym, Look { table: i as u8, slot: slot as u8, ..Look::default() }));
                 slot += 1;
             }
         }
@@ -140,25 +145,22 @@ impl ColourViews {
             .filter_map(|(i, t)| {
                 let e = t.colouring().blank();
                 let same = reference.with_blank_at(e).is_some_and(|c| c == *t.colouring());
-                same.then_some((i, e, u64::from(col_ref[e])))
+                same.then_some((i, e, code(col_ref[e])))
             })
             .collect();
         let mut plan = [Plan::default(); MAX_COLOUR_CELLS];
         let mut duals = 0;
         for (b, p) in plan.iter_mut().enumerate().take(n) {
-            let mut looks = regular_looks.clone();
+            let mut looks: Vec<Look> =
+                regular_looks.iter().map(|&(sym, l)| Look { blank: sym[b], ..l }).collect();
             for &(i, e, fix) in &dual_tables {
                 for (s, sym) in syms.iter().enumerate() {
                     if sym[b] as usize != e {
                         continue;
                     }
-                    let fix_cell = (0..n).find(|&c| sym[c] as usize == r).unwrap_or(0);
-                    looks.push(Look {
-                        table: i as u8,
-                        slot: s as u8,
-                        fix_cell: fix_cell as u8,
-                        fix,
-                    });
+                    let fix_cell = (0..n).find(|&c| sym[c] as usize == r).unwrap_or(0) as u8;
+                    let (table, slot, blank) = (i as u8, s as u8, sym[g0]);
+                    looks.push(Look { table, slot, blank, fix_cell, fix });
                 }
             }
             looks.truncate(MAX_LOOKS);
@@ -223,7 +225,7 @@ impl ColourViews {
             let x = tile_on(look.fix_cell as usize);
             let packed = v[s]
                 .wrapping_add(look.fix.wrapping_mul(self.tile[x][s].wrapping_sub(self.tile[0][s])));
-            *o = (look.table, self.ranker.index(packed) as u32);
+            *o = (look.table, self.ranker.index(packed, look.blank as usize) as u32);
         }
         count
     }
