@@ -339,7 +339,8 @@ impl Lane {
         let Next { depth, base, count, h } = self.next;
         let g = depth as u32;
         let bound = self.bound;
-        // A child with an estimate above `room` is over the bound.
+        // A child with an estimate above `room` is over the bound; one above `room + 2` also
+        // puts its parent over (pathmax), so reads stop there.
         let room = bound.saturating_sub(g + 1);
         let mut hmax = 0;
         let mut reads = 0;
@@ -349,7 +350,7 @@ impl Lane {
                 let e = shared.entries[kid.table[j] as usize][kid.index[j] as usize];
                 reads += 1;
                 kh = kh.max(u32::from(e));
-                if kh > room {
+                if kh > room + 2 {
                     break;
                 }
             }
