@@ -135,7 +135,9 @@ impl Colouring {
         }
         let classes = *class_of_cell.iter().max()? as usize + 1;
         let lo_cells = (n - 1) - (n - 1) / 2;
-        if classes < 2 || (code_bits(classes - 1) as usize) * lo_cells > MAX_HALF_BITS {
+        let bits = code_bits(classes - 1) as usize;
+        // Packed boards fit 32 bits (the searches keep them so).
+        if classes < 2 || bits * lo_cells > MAX_HALF_BITS || bits * n > 32 {
             return None;
         }
         let mut sizes = vec![0u8; classes];
@@ -236,7 +238,7 @@ impl Colouring {
         }
         Colouring::new(size, &class_of_cell).ok_or_else(|| {
             format!(
-                "the colour classes are not a colouring this version ranks (at most {MAX_COLOUR_CELLS} cells, and 2^{MAX_HALF_BITS} entries per half table)"
+                "the colour classes are not a colouring this version ranks (at most {MAX_COLOUR_CELLS} cells, 32 bits a packed board, and 2^{MAX_HALF_BITS} entries per half table)"
             )
         })
     }
@@ -330,15 +332,26 @@ impl Ranker {
         1 << (self.bits as usize * (self.n - 1 - c))
     }
 
+    /// The bits below the field of cell `p` in a packed board.
+    #[inline(always)]
+    pub(crate) fn below(&self, p: usize) -> u32 {
+        self.bits * (self.n - 1 - p) as u32
+    }
+
     /// The rank of the state with packed board `v` and the blank on `p`.
     #[inline(always)]
     pub(crate) fn index(&self, v: u64, p: usize) -> u64 {
-        let below = self.bits as usize * (self.n - 1 - p);
-        let s = (v >> (below + self.bits as usize)) << below | (v & ((1 << below) - 1));
+        self.index_below(v, self.below(p), p as u8)
+    }
+
+    /// [`Ranker::index`] with the blank's [`Ranker::below`] given.
+    #[inline(always)]
+    pub(crate) fn index_below(&self, v: u64, below: u32, p: u8) -> u64 {
+        let s = (v >> (below + self.bits)) << below | (v & ((1 << below) - 1));
         let lo_bits = self.bits as usize * self.lo_cells;
         let r = u64::from(self.hi[(s >> lo_bits) as usize])
             + u64::from(self.lo[(s & ((1 << lo_bits) - 1)) as usize]);
-        r * self.n as u64 + p as u64
+        r * self.n as u64 + u64::from(p)
     }
 
     /// The packed board of a board of classes.

@@ -38,14 +38,15 @@ use super::colour::{ColourTable, MAX_COLOUR_CELLS, Ranker};
 use crate::board::Board;
 use crate::pdb::symmetries;
 
-/// Slots per node: a dual slot per symmetry (8 on a square), then the regular views.
-pub(crate) const SLOTS: usize = 10;
+/// Slots per node: a dual slot per symmetry (8 on a square), then the regular views (12:
+/// three SSE registers of `u32`).
+pub(crate) const SLOTS: usize = 12;
 
 /// The most lookups of one node.
 pub(crate) const MAX_LOOKS: usize = 8;
 
 /// Slot values of one node.
-pub(crate) type Slots = [u64; SLOTS];
+pub(crate) type Slots = [u32; SLOTS];
 
 /// One lookup of a node: a table, the slot its state sits in, the abstract blank's cell, and
 /// for a dual view of a table other than the reference, the fix-up.
@@ -54,10 +55,12 @@ struct Look {
     table: u8,
     slot: u8,
     blank: u8,
+    /// The bits below the abstract blank's field in a packed board.
+    below: u8,
     /// The cell whose tile the fix-up weighs (`σ⁻¹(r)`), and the factor (`col_ref[e]`, 0 for
     /// no fix-up).
     fix_cell: u8,
-    fix: u64,
+    fix: u32,
 }
 
 /// The lookups of a node with the blank on one cell.
@@ -74,9 +77,9 @@ pub(crate) struct ColourViews {
     ranker: Arc<Ranker>,
     n: usize,
     /// `cell[c][s]`: `A[c]` of slot `s`.
-    cell: [[u64; SLOTS]; MAX_COLOUR_CELLS],
+    cell: [[u32; SLOTS]; MAX_COLOUR_CELLS],
     /// `tile[t][s]`: `B[t]` of slot `s`.
-    tile: [[u64; SLOTS]; MAX_COLOUR_CELLS],
+    tile: [[u32; SLOTS]; MAX_COLOUR_CELLS],
     /// Per blank cell, the lookups of a node.
     plan: [Plan; MAX_COLOUR_CELLS],
     regular: usize,
@@ -107,10 +110,11 @@ impl ColourViews {
             gpos[t as usize] = c;
         }
         let g0 = goal.blank();
-        let weight = |c: usize| ranker.weight(c);
-        let code = |class: u8| u64::from(class.saturating_sub(1));
-        let mut cell = [[0u64; SLOTS]; MAX_COLOUR_CELLS];
-        let mut tile = [[0u64; SLOTS]; MAX_COLOUR_CELLS];
+        // Packed boards fit 32 bits (`Colouring::new` checks it).
+        let weight = |c: usize| ranker.weight(c) as u32;
+        let code = |class: u8| u32::from(class.saturating_sub(1));
+        let mut cell = [[0u32; SLOTS]; MAX_COLOUR_CELLS];
+        let mut tile = [[0u32; SLOTS]; MAX_COLOUR_CELLS];
         // Dual slots: A = the reference's class of σ(c), B = the place value of σ(gpos(t)).
         let col_ref = reference.classes();
         for (s, sym) in syms.iter().enumerate() {
@@ -139,7 +143,7 @@ impl ColourViews {
         let regular = regular_looks.len();
         // Tables whose colouring is the reference with the blank moved get dual views.
         let r = reference.blank();
-        let dual_tables: Vec<(usize, usize, u64)> = tables
+        let dual_tables: Vec<(usize, usize, u32)> = tables
             .iter()
             .enumerate()
             .filter_map(|(i, t)| {
@@ -160,8 +164,11 @@ impl ColourViews {
                     }
                     let fix_cell = (0..n).find(|&c| sym[c] as usize == r).unwrap_or(0) as u8;
                     let (table, slot, blank) = (i as u8, s as u8, sym[g0]);
-                    looks.push(Look { table, slot, blank, fix_cell, fix });
+                    looks.push(Look { table, slot, blank, below: 0, fix_cell, fix });
                 }
+            }
+            for l in &mut looks {
+                l.below = ranker.below(l.blank as usize) as u8;
             }
             looks.truncate(MAX_LOOKS);
             duals = duals.max(looks.len() - regular);
@@ -188,7 +195,7 @@ impl ColourViews {
 
     /// The slots of a position.
     pub(crate) fn start(&self, cells: &[u8]) -> Slots {
-        let mut v = [0u64; SLOTS];
+        let mut v = [0u32; SLOTS];
         for (c, &t) in cells.iter().enumerate().take(self.n) {
             for (s, x) in v.iter_mut().enumerate() {
                 *x = x.wrapping_add(self.cell[c][s].wrapping_mul(self.tile[t as usize][s]));
@@ -222,10 +229,16 @@ impl ColourViews {
         let count = plan.count as usize;
         for (look, o) in plan.looks[..count].iter().zip(out.iter_mut()) {
             let s = look.slot as usize;
-            let x = tile_on(look.fix_cell as usize);
-            let packed = v[s]
-                .wrapping_add(look.fix.wrapping_mul(self.tile[x][s].wrapping_sub(self.tile[0][s])));
-            *o = (look.table, self.ranker.index(packed, look.blank as usize) as u32);
+            let mut packed = v[s];
+            if look.fix != 0 {
+                let x = tile_on(look.fix_cell as usize);
+                packed = packed.wrapping_add(
+                    look.fix.wrapping_mul(self.tile[x][s].wrapping_sub(self.tile[0][s])),
+                );
+            }
+            let index =
+                self.ranker.index_below(u64::from(packed), u32::from(look.below), look.blank);
+            *o = (look.table, index as u32);
         }
         count
     }
