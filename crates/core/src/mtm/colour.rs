@@ -54,8 +54,14 @@ pub const DEFAULT_4X4_BLANKS: [usize; 4] = [0, 1, 5, 4];
 /// The most cells a colouring may have (its states are packed in nibbles).
 pub const MAX_COLOUR_CELLS: usize = 16;
 
-/// The most bits of the index of each of a [`Ranker`]'s half tables.
-const MAX_HALF_BITS: usize = 20;
+/// The most classes besides the blank's: a class code takes 2 bits.
+pub const MAX_CLASSES: usize = 4;
+
+/// Bits of a cell's class code in a packed board.
+const BITS: u32 = 2;
+
+/// String positions ranked by the low half table (the last ones): 16 bits of index.
+const LO_CELLS: usize = 8;
 
 /// Binomial coefficients up to 20 choose 20.
 const fn binomials() -> [[u64; 21]; 21] {
@@ -134,10 +140,7 @@ impl Colouring {
             return None;
         }
         let classes = *class_of_cell.iter().max()? as usize + 1;
-        let lo_cells = (n - 1) - (n - 1) / 2;
-        let bits = code_bits(classes - 1) as usize;
-        // Packed boards fit 32 bits (the searches keep them so).
-        if classes < 2 || bits * lo_cells > MAX_HALF_BITS || bits * n > 32 {
+        if !(2..=MAX_CLASSES + 1).contains(&classes) {
             return None;
         }
         let mut sizes = vec![0u8; classes];
@@ -238,7 +241,7 @@ impl Colouring {
         }
         Colouring::new(size, &class_of_cell).ok_or_else(|| {
             format!(
-                "the colour classes are not a colouring this version ranks (at most {MAX_COLOUR_CELLS} cells, 32 bits a packed board, and 2^{MAX_HALF_BITS} entries per half table)"
+                "the colour classes are not a colouring this version ranks (at most {MAX_COLOUR_CELLS} cells and {MAX_CLASSES} classes besides the blank's)"
             )
         })
     }
@@ -256,11 +259,12 @@ pub(crate) fn goal_rank(goal: &Board, tiles: &[u8], class_ends: u64) -> Result<u
     Ok(c.ranker().rank(c.classes()))
 }
 
-/// The rank of colour states (see the module docs): `index(v, p) = (hi[s >> lo_bits] +
-/// lo[s & lo_mask]) * n + p`, where `v` is the state's *packed board* (each cell's class code,
-/// the class minus one and 0 for the blank, in [`Ranker::weight`] place values: `bits` bits a
+/// The rank of colour states (see the module docs): `index(v, p) = (hi[s >> 16] +
+/// lo[s & 0xFFFF]) * n + p`, where `v` is the state's *packed board* (each cell's class code,
+/// the class minus one and 0 for the blank, in [`Ranker::weight`] place values: 2 bits a
 /// cell, cell 0 highest), `p` the blank's cell and `s` the packed board with the blank's field
-/// taken out: the string of the other cells' classes.
+/// taken out: the string of the other cells' classes, its last 8 in the low 16 bits. Every
+/// shift is by a constant, and the two tables hold 4^7 and 4^8 entries for the 4x4.
 #[derive(Debug)]
 pub(crate) struct Ranker {
     n: usize,
@@ -268,18 +272,11 @@ pub(crate) struct Ranker {
     k: usize,
     /// Class sizes, the blank's first.
     sizes: Vec<u8>,
-    /// Bits of a cell's class code.
-    bits: u32,
     /// String positions in the low half.
     lo_cells: usize,
     hi: Vec<u32>,
     /// At most 8 positions, so at most 8! = 40,320 strings: 16 bits.
     lo: Vec<u16>,
-}
-
-/// Bits of the class code of each cell for `k` classes besides the blank's.
-fn code_bits(k: usize) -> u32 {
-    (usize::BITS - (k.max(2) - 1).leading_zeros()).max(1)
 }
 
 impl Ranker {
@@ -298,10 +295,10 @@ impl Ranker {
 
     fn new(n: usize, sizes: &[u8]) -> Ranker {
         let k = sizes.len() - 1;
-        let bits = code_bits(k);
+        let bits = BITS;
         let m = n - 1;
-        let lo_cells = m - m / 2;
-        let hi_cells = m / 2;
+        let lo_cells = m.min(LO_CELLS);
+        let hi_cells = m - lo_cells;
         let tally: Vec<u8> = sizes[1..].to_vec();
         // The first half of the string: where the block of its strings starts (0 where the half
         // has more of a class than there are, or a code that is no class).
@@ -323,34 +320,33 @@ impl Ranker {
                 prefix_rank(&codes[..lo_cells], &mut own, lo_cells).unwrap_or(0) as u16
             })
             .collect();
-        Ranker { n, k, sizes: sizes.to_vec(), bits, lo_cells, hi, lo }
+        Ranker { n, k, sizes: sizes.to_vec(), lo_cells, hi, lo }
     }
 
     /// The place value of cell `c` in a packed board.
     #[inline(always)]
     pub(crate) fn weight(&self, c: usize) -> u64 {
-        1 << (self.bits as usize * (self.n - 1 - c))
+        1 << (BITS as usize * (self.n - 1 - c))
     }
 
-    /// The bits below the field of cell `p` in a packed board.
+    /// The mask of the fields after cell `p`'s in a packed board.
     #[inline(always)]
-    pub(crate) fn below(&self, p: usize) -> u32 {
-        self.bits * (self.n - 1 - p) as u32
+    pub(crate) fn keep(&self, p: usize) -> u32 {
+        (1u32 << (BITS as usize * (self.n - 1 - p))) - 1
     }
 
     /// The rank of the state with packed board `v` and the blank on `p`.
     #[inline(always)]
     pub(crate) fn index(&self, v: u64, p: usize) -> u64 {
-        self.index_below(v, self.below(p), p as u8)
+        self.index_keep(v as u32, self.keep(p), p as u8)
     }
 
-    /// [`Ranker::index`] with the blank's [`Ranker::below`] given.
+    /// [`Ranker::index`] with the blank's [`Ranker::keep`] given.
     #[inline(always)]
-    pub(crate) fn index_below(&self, v: u64, below: u32, p: u8) -> u64 {
-        let s = (v >> (below + self.bits)) << below | (v & ((1 << below) - 1));
-        let lo_bits = self.bits as usize * self.lo_cells;
-        let r = u64::from(self.hi[(s >> lo_bits) as usize])
-            + u64::from(self.lo[(s & ((1 << lo_bits) - 1)) as usize]);
+    pub(crate) fn index_keep(&self, v: u32, keep: u32, p: u8) -> u64 {
+        // The fields before the blank's move down over it.
+        let s = (v >> BITS) & !keep | v & keep;
+        let r = u64::from(self.hi[(s >> 16) as usize]) + u64::from(self.lo[(s & 0xFFFF) as usize]);
         r * self.n as u64 + u64::from(p)
     }
 
@@ -429,7 +425,7 @@ pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + S
     let size = colouring.size;
     let n = size.cells();
     let m = n - 1;
-    let hi_cells = m / 2;
+    let hi_cells = m - ranker.lo_cells;
     let goal = ranker.rank(colouring.classes()) as usize;
     table[goal].store(0, Ordering::Relaxed);
     let neighbours: Vec<[Option<usize>; 4]> =
@@ -445,7 +441,7 @@ pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + S
             .par_iter()
             .map(|&(hi_value, start, list)| {
                 let suffixes = &blocks.suffixes[list as usize];
-                let first = codes_of(hi_value as usize, ranker.bits, hi_cells);
+                let first = codes_of(hi_value as usize, BITS, hi_cells);
                 let mut string = [0u8; MAX_COLOUR_CELLS];
                 string[..hi_cells].copy_from_slice(&first[..hi_cells]);
                 let mut new = 0u64;
@@ -458,7 +454,7 @@ pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + S
                     }) {
                         continue;
                     }
-                    let second = codes_of(lo_value as usize, ranker.bits, m - hi_cells);
+                    let second = codes_of(lo_value as usize, BITS, m - hi_cells);
                     string[hi_cells..m].copy_from_slice(&second[..m - hi_cells]);
                     for (p, entry) in entries.iter().enumerate() {
                         let e = entry.load(Ordering::Relaxed);
@@ -555,8 +551,8 @@ impl Blocks {
         // is lexicographic order).
         let mut groups: std::collections::HashMap<[u8; 8], u32> = Default::default();
         let mut suffixes: Vec<Vec<u32>> = Vec::new();
-        for l in 0..1usize << (r.bits as usize * r.lo_cells) {
-            let codes = codes_of(l, r.bits, r.lo_cells);
+        for l in 0..1usize << (BITS as usize * r.lo_cells) {
+            let codes = codes_of(l, BITS, r.lo_cells);
             let Some(own) = counts(&codes[..r.lo_cells], tally) else { continue };
             let g = *groups.entry(own).or_insert_with(|| {
                 suffixes.push(Vec::new());
@@ -566,8 +562,8 @@ impl Blocks {
         }
         let mut prefixes = Vec::new();
         let hi_cells = m - r.lo_cells;
-        for h in 0..1usize << (r.bits as usize * hi_cells) {
-            let codes = codes_of(h, r.bits, hi_cells);
+        for h in 0..1usize << (BITS as usize * hi_cells) {
+            let codes = codes_of(h, BITS, hi_cells);
             let Some(own) = counts(&codes[..hi_cells], tally) else { continue };
             let mut rest = [0u8; 8];
             for c in 0..r.k {

@@ -158,12 +158,9 @@ impl<'a> Shared<'a> {
                 kid.blank = b as u8;
                 kid.dir = d as u8;
                 kid.len = len;
-                let mut looks = [(0u8, 0u32); MAX_LOOKS];
-                let k = views.indices(&s, b, |c| tile_at(bd, c), &mut looks);
+                let k = views.indices(&s, b, |c| tile_at(bd, c), &mut kid.table, &mut kid.index);
                 kid.looks = k as u8;
-                for (j, &(t, i)) in looks[..k].iter().enumerate() {
-                    kid.table[j] = t;
-                    kid.index[j] = i;
+                for (&t, &i) in kid.table[..k].iter().zip(&kid.index[..k]) {
                     if let Some(e) = self.entries[t as usize].get(i as usize) {
                         prefetch(e);
                     }
@@ -369,7 +366,17 @@ impl Lane {
         for (i, (key, kid)) in keys.iter_mut().zip(&self.levels[base..base + count]).enumerate() {
             *key = u64::from(kid.h.max(floor)) << 8 | i as u64;
         }
-        keys[..count].sort_unstable();
+        if count == 3 {
+            // A network of compare-exchanges: which child is cheaper is data the branch
+            // predictor cannot guess.
+            for (a, b) in [(0, 1), (1, 2), (0, 1)] {
+                let (x, y) = (keys[a], keys[b]);
+                keys[a] = x.min(y);
+                keys[b] = x.max(y);
+            }
+        } else {
+            keys[..count].sort_unstable();
+        }
         let mut order = [0u8; MAX_KIDS];
         let mut within = 0;
         for (o, &k) in order.iter_mut().zip(&keys[..count]) {
@@ -386,14 +393,16 @@ impl Lane {
         let mut grand = [0u8; MAX_KIDS];
         for &i in &order[..within] {
             let i = i as usize;
-            let kid = self.levels[base + i];
             let to = shared.base(depth + 1, i);
+            // The grandchildren lie after the children.
+            let (done, deeper) = self.levels.split_at_mut(to);
+            let kid = &done[base + i];
             grand[i] = shared.step_kids(
                 kid.board,
                 &kid.slots,
                 kid.blank as usize,
                 axis(kid.dir as usize),
-                &mut self.levels[to..to + shared.kids],
+                &mut deeper[..shared.kids],
             ) as u8;
         }
         let mark = self.path.len();

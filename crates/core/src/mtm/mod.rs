@@ -27,8 +27,9 @@ mod wd;
 mod tests;
 
 pub use colour::{
-    COLOUR_PRESET, ColourTable, Colouring, DEFAULT_4X4, DEFAULT_4X4_BLANKS, MAX_COLOUR_CELLS,
-    build_colour_table, colour_file, default_4x4_set, table_goal, write_colour_table,
+    COLOUR_PRESET, ColourTable, Colouring, DEFAULT_4X4, DEFAULT_4X4_BLANKS, MAX_CLASSES,
+    MAX_COLOUR_CELLS, build_colour_table, colour_file, default_4x4_set, table_goal,
+    write_colour_table,
 };
 pub(crate) use colour::{class_sizes, goal_rank, multinomial};
 pub use search::{

@@ -55,8 +55,8 @@ struct Look {
     table: u8,
     slot: u8,
     blank: u8,
-    /// The bits below the abstract blank's field in a packed board.
-    below: u8,
+    /// The mask of the fields after the abstract blank's in a packed board.
+    keep: u32,
     /// The cell whose tile the fix-up weighs (`σ⁻¹(r)`), and the factor (`col_ref[e]`, 0 for
     /// no fix-up).
     fix_cell: u8,
@@ -136,7 +136,8 @@ impl ColourViews {
                     cell[c][slot] = weight(sym[c] as usize);
                     tile[c][slot] = code(col[sym[gpos[c]] as usize]);
                 }
-                regular_looks.push((*sym, Look { table: i as u8, slot: slot as u8, ..Look::default() }));
+                regular_looks
+                    .push((*sym, Look { table: i as u8, slot: slot as u8, ..Look::default() }));
                 slot += 1;
             }
         }
@@ -164,12 +165,13 @@ impl ColourViews {
                     }
                     let fix_cell = (0..n).find(|&c| sym[c] as usize == r).unwrap_or(0) as u8;
                     let (table, slot, blank) = (i as u8, s as u8, sym[g0]);
-                    looks.push(Look { table, slot, blank, below: 0, fix_cell, fix });
+                    looks.push(Look { table, slot, blank, keep: 0, fix_cell, fix });
                 }
             }
             for l in &mut looks {
-                l.below = ranker.below(l.blank as usize) as u8;
+                l.keep = ranker.keep(l.blank as usize);
             }
+            looks.rotate_left(regular);
             looks.truncate(MAX_LOOKS);
             duals = duals.max(looks.len() - regular);
             p.count = looks.len() as u8;
@@ -216,18 +218,20 @@ impl ColourViews {
     }
 
     /// The lookups of a node with the blank on `blank`, whose tile on cell `c` is
-    /// `tile_on(c)`: writes (table, index) pairs into `out` and returns how many.
+    /// `tile_on(c)`: writes their tables and indices into `table` and `index` and returns how
+    /// many.
     #[inline(always)]
     pub(crate) fn indices(
         &self,
         v: &Slots,
         blank: usize,
         tile_on: impl Fn(usize) -> usize,
-        out: &mut [(u8, u32); MAX_LOOKS],
+        table: &mut [u8; MAX_LOOKS],
+        index: &mut [u32; MAX_LOOKS],
     ) -> usize {
         let plan = &self.plan[blank];
         let count = plan.count as usize;
-        for (look, o) in plan.looks[..count].iter().zip(out.iter_mut()) {
+        for (j, look) in plan.looks[..count].iter().enumerate() {
             let s = look.slot as usize;
             let mut packed = v[s];
             if look.fix != 0 {
@@ -236,9 +240,8 @@ impl ColourViews {
                     look.fix.wrapping_mul(self.tile[x][s].wrapping_sub(self.tile[0][s])),
                 );
             }
-            let index =
-                self.ranker.index_below(u64::from(packed), u32::from(look.below), look.blank);
-            *o = (look.table, index as u32);
+            table[j] = look.table;
+            index[j] = self.ranker.index_keep(packed, look.keep, look.blank) as u32;
         }
         count
     }
@@ -247,11 +250,10 @@ impl ColourViews {
     pub(crate) fn estimate(&self, cells: &[u8]) -> u32 {
         let v = self.start(cells);
         let blank = cells.iter().position(|&t| t == 0).unwrap_or(0);
-        let mut out = [(0u8, 0u32); MAX_LOOKS];
-        let count = self.indices(&v, blank, |c| cells[c] as usize, &mut out);
-        out[..count]
-            .iter()
-            .map(|&(t, i)| u32::from(self.tables[t as usize].entries()[i as usize]))
+        let (mut table, mut index) = ([0u8; MAX_LOOKS], [0u32; MAX_LOOKS]);
+        let count = self.indices(&v, blank, |c| cells[c] as usize, &mut table, &mut index);
+        (0..count)
+            .map(|j| u32::from(self.tables[table[j] as usize].entries()[index[j] as usize]))
             .max()
             .unwrap_or(0)
     }
