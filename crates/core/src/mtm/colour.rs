@@ -49,7 +49,7 @@ pub const DEFAULT_4X4: [u8; 16] = [0, 4, 4, 3, 4, 4, 3, 3, 2, 2, 3, 3, 2, 2, 1, 
 
 /// The blank cells of the default set's tables, in file order (`.p1` first): a corner, an edge
 /// cell and a centre cell, so that a table serves every cell of the board by a symmetry.
-pub const DEFAULT_4X4_BLANKS: [usize; 4] = [0, 1, 5, 4];
+pub const DEFAULT_4X4_BLANKS: [usize; 5] = [0, 1, 5, 4, 15];
 
 /// The most cells a colouring may have (its states are packed in nibbles).
 pub const MAX_COLOUR_CELLS: usize = 16;
