@@ -9,16 +9,16 @@
 //!   children have been read, the children of every child within the bound are stepped and
 //!   their table entries prefetched, so that those random reads overlap. Nodes are counted
 //!   when their parent is expanded.
-//! - **Estimates** are the maximum over the node's views, read until one puts the child over
-//!   the bound. The views disagree (the dual ones are not consistent with each other), so
+//! - **Estimates** are the maximum over the node's views, read until one puts the child two over
+//!   its room (pathmax then closes the parent as well). The views disagree (the dual ones are not consistent with each other), so
 //!   bidirectional pathmax applies (BPMX, Felner et al. 2011): a child's estimate minus one
 //!   bounds its parent's, in MTM as in STM since every move costs one, and the parent's minus
 //!   one bounds its children's; a subtree that returns with a raised estimate can cut its
 //!   remaining siblings. Children are searched cheapest first.
-//! - **Lanes.** The depth-first search is a loop over an explicit stack of frames that can stop
-//!   after any expansion ([`Lane::tick`]), so one thread can interleave several searches, an
-//!   expansion of each in turn ([`ida_mtm_lanes`]): the reads one lane prefetched arrive while
-//!   the others work. Each lane searches exactly as alone (the same nodes and answer).
+//! - **Frames.** The depth-first search is a loop over an explicit stack of frames that can
+//!   stop after any expansion ([`Search::tick`]), so that several searches could share a
+//!   thread (interleaving positions, as the single-tile search's lanes do, did not pay here:
+//!   `docs/performance.md`).
 //!
 //! The answer is optimal because every estimate is admissible (`views.rs`) and pathmax keeps
 //! admissible values admissible.
@@ -30,7 +30,7 @@ use crate::moves::Dir;
 use crate::pdb::prefetch;
 use crate::search::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 
-/// How often (in nodes generated) a lane checks its limits.
+/// How often (in nodes generated) the search checks its limits.
 const CHECK_EVERY: u64 = 1 << 14;
 
 /// No neighbour.
@@ -81,7 +81,7 @@ fn tile_at(board: u64, c: usize) -> usize {
     (board >> (4 * c) & 15) as usize
 }
 
-/// What every lane of one heuristic reads.
+/// What the search reads and never changes.
 struct Shared<'a> {
     views: &'a ColourViews,
     entries: Vec<&'a [u8]>,
@@ -172,12 +172,12 @@ impl<'a> Shared<'a> {
     }
 }
 
-/// What a lane's last step came to.
+/// What the search's last step came to.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Tick {
     /// More to search.
     Busy,
-    /// The lane's path reaches the goal.
+    /// The path reaches the goal.
     Found,
     /// A limit stopped the search.
     Stopped(LimitKind),
@@ -185,7 +185,7 @@ enum Tick {
     Exhausted,
 }
 
-/// The expansion a lane does next: the node at `depth` (moves from the root) whose `count`
+/// The expansion the search does next: the node at `depth` (moves from the root) whose `count`
 /// children were stepped into the slots from `base`, with estimate `h`.
 #[derive(Clone, Copy, Default)]
 struct Next {
@@ -213,7 +213,7 @@ struct Frame {
 }
 
 /// One position's IDA*, resumable after any expansion.
-struct Lane {
+struct Search {
     limits: Limits,
     goal: u64,
     root: Kid,
@@ -226,14 +226,11 @@ struct Lane {
     next_bound: u32,
     stats: Stats,
     check_at: u64,
-    /// Time the lane's setup took (its ticks are timed by the [`Clock`]).
-    setup: Duration,
 }
 
-impl Lane {
-    /// A lane for `problem`, on its first iteration.
-    fn new(shared: &Shared<'_>, problem: &Problem, limits: Limits) -> (Lane, Tick) {
-        let t0 = Instant::now();
+impl Search {
+    /// The search of `problem`, on its first iteration.
+    fn new(shared: &Shared<'_>, problem: &Problem, limits: Limits) -> (Search, Tick) {
         let start = problem.start();
         let views = shared.views;
         let mut root = EMPTY;
@@ -241,7 +238,7 @@ impl Lane {
         root.slots = views.start(start.cells());
         root.blank = start.blank() as u8;
         let root_h = views.estimate(start.cells());
-        let mut lane = Lane {
+        let mut search = Search {
             limits,
             goal: pack(problem.goal().cells()),
             root,
@@ -254,14 +251,12 @@ impl Lane {
             next_bound: u32::MAX,
             stats: Stats { generated: 1, ..Stats::default() },
             check_at: CHECK_EVERY,
-            setup: Duration::ZERO,
         };
-        let tick = if root.board == lane.goal { Tick::Found } else { lane.begin(shared) };
-        lane.setup = t0.elapsed();
-        (lane, tick)
+        let tick = if root.board == search.goal { Tick::Found } else { search.begin(shared) };
+        (search, tick)
     }
 
-    /// Starts an iteration with the lane's bound: steps and prefetches the root's children.
+    /// Starts an iteration with the search's bound: steps and prefetches the root's children.
     fn begin(&mut self, shared: &Shared<'_>) -> Tick {
         self.stats.thresholds.push(self.bound);
         if let Some(p) = &self.limits.progress {
@@ -465,7 +460,7 @@ impl Lane {
         }
     }
 
-    /// The answer of a lane that ended with `end`, `elapsed` its share of the thread's time.
+    /// The answer of a search that ended with `end` after `elapsed`.
     fn finish(
         &mut self,
         problem: &Problem,
@@ -473,7 +468,7 @@ impl Lane {
         elapsed: Duration,
     ) -> Result<Solution, SearchError> {
         let mut stats = std::mem::take(&mut self.stats);
-        stats.elapsed = self.setup + elapsed;
+        stats.elapsed = elapsed;
         match end {
             Tick::Found => {
                 let moves = std::mem::take(&mut self.path);
@@ -499,97 +494,9 @@ pub(super) fn ida_colour(
 ) -> Result<Solution, SearchError> {
     let shared = Shared::new(views);
     let started = Instant::now();
-    let (mut lane, mut tick) = Lane::new(&shared, problem, limits.clone());
+    let (mut search, mut tick) = Search::new(&shared, problem, limits.clone());
     while tick == Tick::Busy {
-        tick = lane.tick(&shared);
+        tick = search.tick(&shared);
     }
-    let elapsed = started.elapsed().saturating_sub(lane.setup);
-    lane.finish(problem, tick, elapsed)
-}
-
-/// Ticks between two requests for more problems while lanes are free but none came last time.
-const ASK_EVERY: u64 = 1 << 10;
-
-/// The thread's time, shared among the positions: a position that finishes gets the time not
-/// yet given out in proportion to its share of the ticks not yet paid for, so that the
-/// positions' times add up to the thread's (as in `search/lanes.rs`).
-struct Clock {
-    start: Instant,
-    /// Time not spent in ticks: waiting for problems, setting lanes up.
-    idle: Duration,
-    ticks: u64,
-    given: Duration,
-    paid: u64,
-}
-
-impl Clock {
-    fn share(&mut self, ticks: u64) -> Duration {
-        let busy = self.start.elapsed().saturating_sub(self.idle);
-        let left = busy.saturating_sub(self.given);
-        let owed = self.ticks.saturating_sub(self.paid).max(ticks).max(1);
-        let share = left.mul_f64(ticks as f64 / owed as f64);
-        self.given += share;
-        self.paid += ticks;
-        share
-    }
-}
-
-/// Solves every problem that `next` hands out (see [`ida_mtm_lanes`](super::ida_mtm_lanes)),
-/// interleaving up to `lanes` of them on the calling thread, an expansion of each in turn.
-pub(super) fn colour_lanes<T>(
-    views: &ColourViews,
-    lanes: usize,
-    mut next: impl FnMut(bool) -> Option<(T, Problem, Limits)>,
-    mut done: impl FnMut(T, Result<Solution, SearchError>),
-) {
-    let shared = Shared::new(views);
-    let lanes = lanes.max(1);
-    let mut running: Vec<(T, Problem, Lane)> = Vec::with_capacity(lanes);
-    let mut clock = Clock {
-        start: Instant::now(),
-        idle: Duration::ZERO,
-        ticks: 0,
-        given: Duration::ZERO,
-        paid: 0,
-    };
-    let mut ask_at = 0;
-    loop {
-        while running.len() < lanes {
-            let wait = running.is_empty();
-            if !wait && clock.ticks < ask_at {
-                break;
-            }
-            let asked = Instant::now();
-            let handed = next(wait);
-            if wait {
-                clock.idle += asked.elapsed();
-            }
-            let Some((tag, problem, limits)) = handed else {
-                ask_at = clock.ticks + ASK_EVERY;
-                break;
-            };
-            let (mut lane, tick) = Lane::new(&shared, &problem, limits);
-            clock.idle += lane.setup;
-            if tick == Tick::Busy {
-                running.push((tag, problem, lane));
-            } else {
-                done(tag, lane.finish(&problem, tick, Duration::ZERO));
-            }
-        }
-        if running.is_empty() {
-            return;
-        }
-        let mut j = 0;
-        while j < running.len() {
-            clock.ticks += 1;
-            let tick = running[j].2.tick(&shared);
-            if tick == Tick::Busy {
-                j += 1;
-                continue;
-            }
-            let (tag, problem, mut lane) = running.swap_remove(j);
-            let share = clock.share(lane.stats.expanded);
-            done(tag, lane.finish(&problem, tick, share));
-        }
-    }
+    search.finish(problem, tick, started.elapsed())
 }

@@ -32,9 +32,7 @@ pub use colour::{
     write_colour_table,
 };
 pub(crate) use colour::{class_sizes, goal_rank, multinomial};
-pub use search::{
-    MtmHeuristic, MtmHeuristicKind, bfs_mtm, ida_mtm, ida_mtm_lanes, mtm_lower_bound,
-};
+pub use search::{MtmHeuristic, MtmHeuristicKind, bfs_mtm, ida_mtm, mtm_lower_bound};
 pub use wd::WalkingDistance;
 
 use std::fmt;

@@ -278,44 +278,6 @@ pub fn ida_mtm(
     }
 }
 
-/// Solves every problem that `next` hands out with IDA* in the multi-tile metric and `h`, and
-/// hands each answer to `done` with the problem's tag, in the order they finish. With colour
-/// tables, up to `lanes` searches are interleaved on the calling thread, an expansion of each
-/// in turn, so that one search's table reads arrive while the others work; each is searched
-/// exactly as alone. Otherwise they are solved one at a time.
-///
-/// `next(wait)` gives the next problem with its own limits (`Limits::threads` and
-/// `Limits::lanes` are ignored), or `None`. With `wait` false some lanes are busy: return
-/// `None` at once if nothing is ready. With `wait` true every lane is idle: `None` ends the
-/// run. A problem whose goal is not `h`'s is answered with [`SearchError::NotApplicable`].
-pub fn ida_mtm_lanes<T>(
-    h: &MtmHeuristic,
-    lanes: usize,
-    mut next: impl FnMut(bool) -> Option<(T, Problem, Limits)>,
-    done: impl FnMut(T, Result<Solution, SearchError>),
-) {
-    // `next` answers a problem of another goal at once; the two never run at the same time.
-    let done = std::cell::RefCell::new(done);
-    let answer = |tag: T, result| (done.borrow_mut())(tag, result);
-    let next = |wait: bool| loop {
-        let (tag, problem, limits) = next(wait)?;
-        if *problem.goal() == h.goal {
-            return Some((tag, problem, limits));
-        }
-        let why = "the MTM heuristic is for another goal than the position's".to_string();
-        answer(tag, Err(SearchError::NotApplicable(why)));
-    };
-    match &h.colour {
-        Some(views) => super::ida::colour_lanes(views, lanes, next, answer),
-        None => {
-            let mut next = next;
-            while let Some((tag, problem, limits)) = next(true) {
-                answer(tag, ida_mtm(&problem, h, &limits));
-            }
-        }
-    }
-}
-
 /// Breadth-first search in the multi-tile metric (boards of at most 16 cells; stops at
 /// `limits.max_stored` nodes stored): an optimal MTM solution.
 pub fn bfs_mtm(problem: &Problem, limits: &Limits) -> Result<Solution, SearchError> {

@@ -260,6 +260,29 @@ fn colour_tables_are_admissible_and_solve_near_the_4x4_goal() {
 }
 
 #[test]
+fn colour_search_stops_at_its_limits_with_a_lower_bound() {
+    let tables = tables_of(&small_4x4(), &DEFAULT_4X4_BLANKS);
+    let goal = Board::blank_first(Size::S4X4);
+    let h = MtmHeuristic::new(&goal, &tables);
+    // Korf's #1: 33 MTM moves (found by an independent search written for this work too).
+    let start = Board::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None).unwrap();
+    let problem = Problem::new(start.clone(), goal.clone()).unwrap();
+    let limits = Limits { max_nodes: Some(20_000), ..Limits::default() };
+    match ida_mtm(&problem, &h, &limits) {
+        Err(crate::search::SearchError::LimitReached { kind, lower_bound, stats }) => {
+            assert_eq!(kind, crate::search::LimitKind::Nodes);
+            assert!(lower_bound >= h.estimate(&start) && lower_bound <= 33, "{lower_bound}");
+            assert!(stats.generated >= 20_000 && stats.generated < 40_000, "{stats:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The start is the goal: no moves.
+    let p = Problem::new(goal.clone(), goal.clone()).unwrap();
+    let s = ida_mtm(&p, &h, &Limits::default()).unwrap();
+    assert!(s.moves.is_empty() && s.optimal);
+}
+
+#[test]
 fn loaders_refuse_the_other_metric_and_older_layouts() {
     // A single-tile table (one byte per placement of tile 1) is refused as a colour table.
     let goal = Board::blank_last(Size::S3X3);
