@@ -87,6 +87,19 @@ fn open_checked(path: &Path, i: usize, mode: LoadMode) -> anyhow::Result<Arc<Col
 fn colour_tables(opts: &PdbOpts) -> anyhow::Result<Vec<Arc<ColourTable>>> {
     let (dirs, build_dir) = search_dirs(opts);
     let mode = opts.pdb_load.mode();
+    // As for the single-tile sets (`pdb/memory.rs`): tables larger than the memory available
+    // would be paged in and out on every lookup.
+    let need: u64 = default_4x4_set().iter().map(|c| c.states() + 4096).sum();
+    if let Some(available) = crate::pdb::memory::available()
+        && need > available
+    {
+        eprintln!(
+            "note: the MTM tables ({COLOUR_PRESET}) need {} MB of memory but {} MB are available; using walking distance alone (slow on hard positions)",
+            need.div_ceil(1_000_000),
+            available / 1_000_000
+        );
+        return Ok(Vec::new());
+    }
     for dir in &dirs {
         let files = set_files(dir);
         if files.iter().all(|f| f.is_file()) {
@@ -110,7 +123,7 @@ fn colour_tables(opts: &PdbOpts) -> anyhow::Result<Vec<Arc<ColourTable>>> {
         return Ok(Vec::new());
     };
     eprintln!(
-        "no MTM tables found; building {COLOUR_PRESET} into {} (once: a few minutes of CPU, {} x 151 MB)",
+        "no MTM tables found; building {COLOUR_PRESET} into {} (once: about 2 minutes of CPU, {} x 151 MB)",
         dir.display(),
         default_4x4_set().len()
     );

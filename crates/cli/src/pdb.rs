@@ -36,7 +36,7 @@ use crate::args::{MetricArg, PdbArgs, PdbCommand, PdbOpts};
 use crate::{exit, install};
 
 mod advice;
-mod memory;
+pub(crate) mod memory;
 
 /// Sets that verify in milliseconds are checked in full every time they are loaded; larger ones
 /// get the header checks at load and a full check with `fifteen pdb verify`.
