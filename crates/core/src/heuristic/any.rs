@@ -100,6 +100,7 @@ macro_rules! dispatch {
             AnyHeuristic::Pdb(PdbHeuristic::Small($h)) => $body,
             AnyHeuristic::Pdb(PdbHeuristic::Large($h)) => $body,
             AnyHeuristic::Pdb(PdbHeuristic::Catalogue($h)) => $body,
+            AnyHeuristic::Pdb(PdbHeuristic::CatalogueLarge($h)) => $body,
         }
     };
 }

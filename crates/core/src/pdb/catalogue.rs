@@ -41,18 +41,25 @@ use crate::heuristic::Heuristic;
 /// Most slots (regular and dual) per position: the stale bits fit a `u64`.
 pub(crate) const MAX_SLOTS: usize = 64;
 
+/// Most tiles of a zero-aware pattern in a catalogue: its order rank fits a `u16`.
+const MAX_ZERO_TILES: usize = 8;
+
 /// Most partitions a catalogue uses (each is a group per view).
 pub(crate) const MAX_PARTITIONS: usize = 64;
 
 /// Per-node state of a [`Catalogue`]: each slot's table index and value, and which slots a move
 /// changed and were not read yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CatalogueState {
-    index: [u32; MAX_SLOTS],
-    values: [u8; MAX_SLOTS],
+pub struct CatalogueState<const S: usize> {
+    index: [u32; S],
+    values: [u8; S],
+    /// The order part of each zero-aware slot's index (see [`ZeroIndex`]), kept up to date by
+    /// each move so that only the map's block is looked up afresh.
+    order: [u16; S],
     stale: u64,
-    /// `pos[t]`: the cell of tile `t` (zero-aware slots index from it).
-    pos: [u8; MAX_CELLS],
+    /// The cells of each zero-aware slot's pattern in its view, as a mask: a move changes two
+    /// bits of it.
+    mask: [u32; S],
 }
 
 /// What a move of one tile changes in one slot.
@@ -60,15 +67,13 @@ pub struct CatalogueState {
 struct Mover {
     slot: u8,
     view: u8,
-    /// The place value of the tile's digit in the slot's index.
+    /// Whether the slot is zero-aware: `contrib` then updates its order, not its index.
+    zero: bool,
+    /// The place value of the tile's digit in the slot's index (0 for a zero-aware slot).
     weight: u32,
-    /// The row of `contrib` for this tile in this slot, or [`ZERO_AWARE`] for a zero-aware
-    /// slot, whose index is computed afresh.
+    /// The row of `contrib` for this tile in this slot.
     row: u32,
 }
-
-/// [`Mover::row`] of a zero-aware slot.
-const ZERO_AWARE: u32 = u32::MAX;
 
 /// One (table, view) pair: which position tiles play the table's pattern, in rank order.
 #[derive(Clone, Debug)]
@@ -78,6 +83,24 @@ struct Slot {
     players: Vec<u8>,
     /// The zero-aware index, for a zero-aware table.
     zero: Option<Arc<ZeroIndex>>,
+    /// Whether the table stores bit 1 of each entry ([`EntryEncoding::ZeroAwareBits`]).
+    bits: bool,
+    /// For a table of bits: the goal map's count of dark cells, for the parity of an entry.
+    goal_dark: u32,
+}
+
+impl Slot {
+    /// The cells of the players in the slot's view (`cells` its map) and their mask.
+    #[inline(always)]
+    fn placed(&self, pos: &[u8; MAX_CELLS], cells: &[u8; MAX_CELLS]) -> ([u8; 16], u64) {
+        let mut out = [0u8; 16];
+        let mut mask = 0u64;
+        for (o, &t) in out.iter_mut().zip(&self.players) {
+            *o = cells[pos[t as usize % MAX_CELLS] as usize % MAX_CELLS];
+            mask |= 1u64 << (*o % 64);
+        }
+        (out, mask)
+    }
 }
 
 /// A dual slot: the players' cells in the swapped goal, read through a dual view.
@@ -89,9 +112,9 @@ struct DualSlot {
 }
 
 /// The maximum over the additive partitions a set of (overlapping) tables allows: see the module
-/// documentation.
+/// documentation. `S` bounds the slots (regular and dual): 32 or 64.
 #[derive(Clone, Debug)]
-pub struct Catalogue {
+pub struct Catalogue<const S: usize = MAX_SLOTS> {
     size: Size,
     name: String,
     tables: Vec<Arc<PdbTable>>,
@@ -104,10 +127,15 @@ pub struct Catalogue {
     through: Vec<[u8; MAX_CELLS]>,
     /// `dual_group[b]`: which group of dual slots serves a blank on cell `b`, or `u8::MAX`.
     dual_group: [u8; MAX_CELLS],
-    entries: Vec<Entries>,
+    /// Each slot's table, [`Entries::EMPTY`] past the last slot.
+    entries: [Entries; S],
     /// Groups as ranges of `group_slots`: regular groups first, then the dual ones.
     groups: Vec<(u16, u16)>,
     group_slots: Vec<u8>,
+    /// The length of every group when they are all as long (the usual case), else 0.
+    group_len: usize,
+    /// Bit `i` for a slot whose table stores bits ([`EntryEncoding::ZeroAwareBits`]).
+    bit_slots: u64,
     /// `movers[starts[t]..starts[t + 1]]`: the slots a move of tile `t` changes.
     movers: Vec<Mover>,
     mover_starts: Vec<u16>,
@@ -157,23 +185,25 @@ pub fn exact_covers(n: usize, masks: &[u64]) -> Vec<Vec<usize>> {
 /// The zero-aware index of `table`, if it is zero-aware.
 fn zero_index(table: &PdbTable) -> Result<Option<Arc<ZeroIndex>>, PdbError> {
     match table.header().encoding {
-        EntryEncoding::ZeroAware => ZeroIndex::shared(table.size(), table.tiles().len())
-            .map(Some)
-            .map_err(|e| PdbError::Table(super::PdbError::BadPattern { reason: e.to_string() })),
+        EntryEncoding::ZeroAware | EntryEncoding::ZeroAwareBits => {
+            ZeroIndex::shared(table.size(), table.tiles().len())
+                .map(Some)
+                .map_err(|e| PdbError::Table(super::PdbError::BadPattern { reason: e.to_string() }))
+        }
         _ => Ok(None),
     }
 }
 
-impl Catalogue {
+impl<const S: usize> Catalogue<S> {
     /// A catalogue over `tables` for `goal`, or an error if the tables disagree on board or
-    /// goal, or no exact cover of the tiles exists.
+    /// goal, no exact cover of the tiles exists, or its slots do not fit `S`.
     pub fn new(
         goal: &Board,
         tables: Vec<Arc<PdbTable>>,
         reflect: bool,
         dual: bool,
         name: impl Into<String>,
-    ) -> Result<Catalogue, PdbError> {
+    ) -> Result<Catalogue<S>, PdbError> {
         let size = goal.size();
         let n = size.cells();
         let masks: Vec<u64> =
@@ -207,7 +237,12 @@ impl Catalogue {
                             .to_vec();
                         slot_of[t][v] = slots.len() as u8;
                         let zero = zero_index(&tables[t])?;
-                        slots.push(Slot { table: t, view: v, players, zero });
+                        let bits = tables[t].header().encoding == EntryEncoding::ZeroAwareBits;
+                        let goal = tables[t].goal();
+                        let goal_mask =
+                            tables[t].tiles().iter().fold(0u64, |m, &u| m | 1 << goal.position(u));
+                        let goal_dark = zero.as_ref().map_or(0, |z| z.colour_count(goal_mask));
+                        slots.push(Slot { table: t, view: v, players, zero, bits, goal_dark });
                     }
                     group_slots.push(slot_of[t][v]);
                 }
@@ -219,7 +254,12 @@ impl Catalogue {
         let mut dual_slots = Vec::new();
         let mut through = Vec::new();
         let mut dual_group = [u8::MAX; MAX_CELLS];
-        if dual && 2 * regular <= MAX_SLOTS {
+        if regular > S {
+            return Err(PdbError::TooManyLookups { lookups: regular, most: S });
+        }
+        // A table of bits needs its parent's entry, which a dual lookup has not.
+        let bit_slots = slots.iter().enumerate().fold(0u64, |m, (i, s)| m | u64::from(s.bits) << i);
+        if dual && 2 * regular <= S && bit_slots == 0 {
             for (p, part) in partitions.iter().enumerate() {
                 let cover: Vec<_> = part.iter().map(|&i| tables[i].clone()).collect();
                 let (duals, group_of) = dual_views(goal, &cover, reflect, nv)?;
@@ -255,40 +295,53 @@ impl Catalogue {
                 groups.push((start as u16, group_slots.len() as u16));
             }
         }
-        if regular + if dual_slots.is_empty() { 0 } else { regular } > MAX_SLOTS {
-            return Err(PdbError::NoTables);
-        }
+
         // Index updates: the step tables of the views, and a contribution row per (slot, tile).
         let (steps, _) = step_tables::<MAX_CELLS>(size, &cover_views[0]);
         let mut movers_by_tile: Vec<Vec<Mover>> = vec![Vec::new(); n];
         let mut contrib: Vec<[i64; MAX_CELLS]> = Vec::new();
         for (s, slot) in slots.iter().enumerate() {
             let k = slot.players.len();
-            if slot.zero.is_some() {
-                for &r in &slot.players {
-                    movers_by_tile[r as usize].push(Mover {
-                        slot: s as u8,
-                        view: slot.view as u8,
-                        weight: 0,
-                        row: ZERO_AWARE,
-                    });
-                }
-                continue;
+            let zero = slot.zero.is_some();
+            if zero && n > 32 {
+                return Err(PdbError::Table(super::PdbError::BadPattern {
+                    reason: format!("zero-aware tables serve boards of at most 32 cells, not {n}"),
+                }));
+            }
+            if zero && k > MAX_ZERO_TILES {
+                return Err(PdbError::Table(super::PdbError::BadPattern {
+                    reason: format!(
+                        "a zero-aware pattern of {k} tiles is more than a catalogue indexes ({MAX_ZERO_TILES})"
+                    ),
+                }));
             }
             for (i, &r) in slot.players.iter().enumerate() {
-                let weight = rank::placements(n - i - 1, k - i - 1) as u32;
+                // Place values: of the placement's digits, or of the order's (k-1-i)!.
+                let place = |j: usize| match zero {
+                    false => rank::placements(n - j - 1, k - j - 1) as i64,
+                    true => (1..(k - j) as i64).product::<i64>(),
+                };
                 let mut row = [0i64; MAX_CELLS];
                 for (j, &t) in slot.players.iter().enumerate() {
                     if j == i {
                         continue;
                     }
-                    let wt = rank::placements(n - j - 1, k - j - 1) as i64;
-                    row[t as usize] = if j < i { -i64::from(weight) } else { wt };
+                    row[t as usize] = match zero {
+                        // A placement digit counts the free cells below: see `step_tables`.
+                        false if j < i => -place(i),
+                        false => place(j),
+                        // An order digit counts the earlier tiles' cells below: moving up the
+                        // view's cells past a tile `j` of the pattern changes `j`'s digit if `j`
+                        // comes before, the mover's if after.
+                        true if j < i => -place(j),
+                        true => place(i),
+                    };
                 }
                 movers_by_tile[r as usize].push(Mover {
                     slot: s as u8,
                     view: slot.view as u8,
-                    weight,
+                    zero,
+                    weight: if zero { 0 } else { place(i) as u32 },
                     row: contrib.len() as u32,
                 });
                 contrib.push(row);
@@ -300,11 +353,14 @@ impl Catalogue {
             movers.extend(m);
             mover_starts.push(movers.len() as u16);
         }
-        let mut entries: Vec<Entries> =
-            slots.iter().map(|s| Entries::new(&tables[s.table])).collect();
-        if !dual_slots.is_empty() {
-            entries.extend(slots.iter().map(|s| Entries::new(&tables[s.table])));
-        }
+        let lookups = if dual_slots.is_empty() { regular } else { 2 * regular };
+        let entries = std::array::from_fn(|i| match i < lookups {
+            true => Entries::new(&tables[slots[i % regular].table]),
+            false => Entries::EMPTY,
+        });
+        let group_len = groups[0].1 as usize - groups[0].0 as usize;
+        let group_len =
+            if groups.iter().all(|&(a, b)| (b - a) as usize == group_len) { group_len } else { 0 };
         Ok(Catalogue {
             size,
             name: name.into(),
@@ -317,6 +373,8 @@ impl Catalogue {
             entries,
             groups,
             group_slots,
+            group_len,
+            bit_slots,
             movers,
             mover_starts,
             steps,
@@ -346,15 +404,15 @@ impl Catalogue {
     }
 
     #[inline(always)]
-    fn set_duals(&self, s: &mut CatalogueState, cells: &[u8], blank: usize) {
+    fn set_duals(&self, s: &mut CatalogueState<S>, cells: &[u8], blank: usize) {
         let r = self.regular();
         let group = self.dual_group[blank];
         if group == u8::MAX {
             let mask = ((1u64 << r) - 1) << r;
             s.stale &= !mask;
             for i in r..2 * r {
-                s.index[i] = 0;
-                s.values[i] = 0;
+                s.index[i % S] = 0;
+                s.values[i % S] = 0;
             }
             return;
         }
@@ -364,7 +422,7 @@ impl Catalogue {
             let d = &self.dual_slots[base + i];
             let through = &self.through[d.through];
             let placed = d.src.iter().map(|&c| through[cells[c as usize] as usize]);
-            s.index[r + i] = match &self.slots[i].zero {
+            s.index[(r + i) % S] = match &self.slots[i].zero {
                 None => rank_cells(n, placed) as u32,
                 Some(z) => {
                     let mut buf = [0u8; 16];
@@ -380,20 +438,11 @@ impl Catalogue {
     }
 
     #[inline(always)]
-    fn update(&self, s: &mut CatalogueState, after: &[u8], tile: u8, from: usize, to: usize) {
-        let n = self.size.cells();
-        let t = tile as usize;
-        s.pos[t % MAX_CELLS] = to as u8;
-        s.pos[0] = from as u8;
+    fn update(&self, s: &mut CatalogueState<S>, after: &[u8], tile: u8, from: usize, to: usize) {
+        let t = tile as usize % MAX_CELLS;
         let (a, b) = (self.mover_starts[t] as usize, self.mover_starts[t + 1] as usize);
         for m in &self.movers[a..b] {
-            let slot = m.slot as usize % MAX_SLOTS;
-            if m.row == ZERO_AWARE {
-                let sl = &self.slots[slot];
-                s.index[slot] = self.index_of(sl, &s.pos, &self.view_cells[sl.view]);
-                s.stale |= 1 << slot;
-                continue;
-            }
+            let slot = m.slot as usize % S;
             let step = &self.steps[(m.view as usize * MAX_CELLS + from) * MAX_CELLS + to];
             let row = &self.contrib[m.row as usize];
             let mut sum = 0i64;
@@ -401,12 +450,27 @@ impl Catalogue {
                 sum += row[after[c as usize] as usize % MAX_CELLS];
             }
             let dist = i64::from(step.dist);
+            // The sign of the move, as a mask: the sum is for a move up the view's cells.
             let down = dist >> 63;
-            let delta = dist * i64::from(m.weight) + ((sum ^ down) - down);
-            s.index[slot] = (i64::from(s.index[slot]) + delta) as u32;
+            let delta = (sum ^ down) - down;
+            if m.zero {
+                let order = i64::from(s.order[slot]) + delta;
+                s.order[slot] = order as u16;
+                let cells = &self.view_cells[m.view as usize];
+                // The tile leaves `from` (the blank's cell now) for `to`.
+                let (left, entered) = (cells[from % MAX_CELLS], cells[to % MAX_CELLS]);
+                let mask = s.mask[slot] ^ (1 << (left % 32)) ^ (1 << (entered % 32));
+                s.mask[slot] = mask;
+                if let Some(z) = &self.slots[slot].zero {
+                    s.index[slot] =
+                        z.block(u64::from(mask), usize::from(left)) * z.orders() + order as u32;
+                }
+            } else {
+                let delta = dist * i64::from(m.weight) + delta;
+                s.index[slot] = (i64::from(s.index[slot]) + delta) as u32;
+            }
             s.stale |= 1 << slot;
         }
-        let _ = n;
         if !self.dual_slots.is_empty()
             && (self.dual_group[from] != u8::MAX || self.dual_group[to] != u8::MAX)
         {
@@ -414,28 +478,24 @@ impl Catalogue {
         }
     }
 
-    #[inline(always)]
-    fn index_of(&self, slot: &Slot, pos: &[u8; MAX_CELLS], cells: &[u8; MAX_CELLS]) -> u32 {
-        let placed =
-            slot.players.iter().map(|&t| cells[pos[t as usize % MAX_CELLS] as usize % MAX_CELLS]);
+    /// A regular slot's index and, for a zero-aware slot, its order and mask.
+    fn index_of(&self, slot: &Slot, pos: &[u8; MAX_CELLS]) -> (u32, u16, u32) {
+        let cells = &self.view_cells[slot.view];
+        let (placed, mask) = slot.placed(pos, cells);
+        let placed = &placed[..slot.players.len()];
         match &slot.zero {
-            None => rank_cells(self.size.cells(), placed) as u32,
+            None => (rank_cells(self.size.cells(), placed.iter().copied()) as u32, 0, 0),
             Some(z) => {
-                let mut buf = [0u8; 16];
-                for (b, c) in buf.iter_mut().zip(placed) {
-                    *b = c;
-                }
-                z.index(
-                    &buf[..slot.players.len()],
-                    usize::from(cells[usize::from(pos[0]) % MAX_CELLS]),
-                )
+                let order = z.order_rank(mask, placed.iter().copied());
+                let blank = usize::from(cells[usize::from(pos[0]) % MAX_CELLS]);
+                (z.block(mask, blank) * z.orders() + order, order as u16, mask as u32)
             }
         }
     }
 }
 
-impl Heuristic for Catalogue {
-    type State = CatalogueState;
+impl<const S: usize> Heuristic for Catalogue<S> {
+    type State = CatalogueState<S>;
 
     const LAZY: bool = true;
 
@@ -447,15 +507,25 @@ impl Heuristic for Catalogue {
         self.size
     }
 
-    fn init(&self, cells: &[u8]) -> CatalogueState {
+    fn init(&self, cells: &[u8]) -> CatalogueState<S> {
         let mut pos = [0u8; MAX_CELLS];
         for (c, &t) in cells.iter().enumerate() {
             pos[t as usize] = c as u8;
         }
-        let mut s = CatalogueState { index: [0; MAX_SLOTS], values: [0; MAX_SLOTS], stale: 0, pos };
+        let mut s =
+            CatalogueState { index: [0; S], values: [0; S], order: [0; S], stale: 0, mask: [0; S] };
         for (i, slot) in self.slots.iter().enumerate() {
-            s.index[i] = self.index_of(slot, &s.pos, &self.view_cells[slot.view]);
-            s.stale |= 1 << i;
+            (s.index[i % S], s.order[i % S], s.mask[i % S]) = self.index_of(slot, &pos);
+            match (&slot.zero, slot.bits) {
+                (Some(z), true) => {
+                    // No parent: the entry's value from the table of bits, by a walk.
+                    let entries = &self.entries[i % S];
+                    let bit = |x: u32| entries.get(u64::from(x >> 3)) >> (x & 7) & 1;
+                    let parity = z.colour_count(u64::from(s.mask[i % S])) + slot.goal_dark;
+                    s.values[i % S] = z.descend(bit, s.index[i % S], parity);
+                }
+                _ => s.stale |= 1 << i,
+            }
         }
         if !self.dual_slots.is_empty() {
             self.set_duals(&mut s, cells, pos[0] as usize);
@@ -464,13 +534,20 @@ impl Heuristic for Catalogue {
     }
 
     #[inline]
-    fn h(&self, s: &CatalogueState) -> u32 {
+    fn h(&self, s: &CatalogueState<S>) -> u32 {
+        let v = &s.values;
+        let at = |slot: u8| u32::from(v[slot as usize % S]);
+        // Groups of four (the 5x5 catalogues): a loop the compiler unrolls.
+        if self.group_len == 4 {
+            let mut best = 0;
+            for g in self.group_slots.chunks_exact(4) {
+                best = best.max(at(g[0]) + at(g[1]) + at(g[2]) + at(g[3]));
+            }
+            return best;
+        }
         let mut best = 0;
         for &(a, b) in &self.groups {
-            let mut sum = 0u32;
-            for &slot in &self.group_slots[a as usize..b as usize] {
-                sum += u32::from(s.values[slot as usize % MAX_SLOTS]);
-            }
+            let sum = self.group_slots[a as usize..b as usize].iter().map(|&x| at(x)).sum();
             best = best.max(sum);
         }
         best
@@ -479,12 +556,12 @@ impl Heuristic for Catalogue {
     #[inline]
     fn step(
         &self,
-        s: &CatalogueState,
+        s: &CatalogueState<S>,
         after: &[u8],
         tile: u8,
         from: usize,
         to: usize,
-    ) -> CatalogueState {
+    ) -> CatalogueState<S> {
         let mut n = *s;
         self.update(&mut n, after, tile, from, to);
         n
@@ -493,8 +570,8 @@ impl Heuristic for Catalogue {
     #[inline(always)]
     fn step_into(
         &self,
-        s: &CatalogueState,
-        n: &mut CatalogueState,
+        s: &CatalogueState<S>,
+        n: &mut CatalogueState<S>,
         after: &[u8],
         tile: u8,
         from: usize,
@@ -505,36 +582,46 @@ impl Heuristic for Catalogue {
     }
 
     #[inline]
-    fn tie_break(&self, s: &CatalogueState) -> u32 {
-        s.values[..self.regular()].iter().map(|&x| u32::from(x)).sum()
+    fn tie_break(&self, s: &CatalogueState<S>) -> u32 {
+        s.values[..self.regular().min(S)].iter().map(|&x| u32::from(x)).sum()
     }
 
     #[inline]
-    fn prefetch(&self, s: &CatalogueState) {
+    fn prefetch(&self, s: &CatalogueState<S>) {
         let mut stale = s.stale;
         while stale != 0 {
             let slot = stale.trailing_zeros() as usize;
             stale &= stale - 1;
+            // A table of bits holds entry i in byte i / 8.
+            let shift = 3 * (self.bit_slots >> slot & 1);
             super::table::prefetch_address(
-                self.entries[slot].base().wrapping_add(s.index[slot % MAX_SLOTS] as usize),
+                self.entries[slot % S].base().wrapping_add((s.index[slot % S] >> shift) as usize),
             );
         }
     }
 
     #[inline(always)]
-    fn pending_reads(&self, s: &CatalogueState) -> u32 {
+    fn pending_reads(&self, s: &CatalogueState<S>) -> u32 {
         s.stale.count_ones()
     }
 
     #[inline(always)]
-    fn resolve(&self, s: &mut CatalogueState) -> u32 {
+    fn resolve(&self, s: &mut CatalogueState<S>) -> u32 {
         let mut stale = s.stale;
         s.stale = 0;
         while stale != 0 {
             let slot = stale.trailing_zeros() as usize;
             stale &= stale - 1;
-            s.values[slot % MAX_SLOTS] =
-                self.entries[slot].get(u64::from(s.index[slot % MAX_SLOTS]));
+            let index = s.index[slot % S];
+            if self.bit_slots >> slot & 1 == 0 {
+                s.values[slot % S] = self.entries[slot % S].get(u64::from(index));
+            } else {
+                // One more or one less than the parent's: bit 1 of the new value says which.
+                let bit = self.entries[slot % S].get(u64::from(index >> 3)) >> (index & 7) & 1;
+                let old = s.values[slot % S];
+                let up = old.wrapping_add(1);
+                s.values[slot % S] = if bit == up >> 1 & 1 { up } else { old.wrapping_sub(1) };
+            }
         }
         self.h(s)
     }

@@ -89,13 +89,18 @@ pub enum EntryEncoding {
     ///
     /// [`ZeroIndex`]: super::ZeroIndex
     ZeroAware,
+    /// A zero-aware table stored as bit 1 of each entry, 8 entries a byte (entry `i` in bit
+    /// `i % 8` of byte `i / 8`): every move of a pattern tile changes a zero-aware entry by
+    /// exactly one, so a search that knows the parent's entry needs one bit to tell the child's
+    /// (Clausecker & Reinefeld's 1-bit tables). The entry count is the number of bytes.
+    ZeroAwareBits,
 }
 
 impl EntryEncoding {
     /// The metric the entries count moves in: `"stm"` or `"mtm"`.
     pub const fn metric(self) -> &'static str {
         match self {
-            EntryEncoding::U8 | EntryEncoding::ZeroAware => "stm",
+            EntryEncoding::U8 | EntryEncoding::ZeroAware | EntryEncoding::ZeroAwareBits => "stm",
             EntryEncoding::MtmColour { .. } => "mtm",
         }
     }
@@ -440,6 +445,10 @@ impl<'h> EntryCheck<'h> {
                     crate::mtm::goal_rank(&goal, &header.tiles, class_ends)
                         .map_err(|reason| PdbError::BadPattern { reason })?
                 }
+                EntryEncoding::ZeroAware => super::ZeroIndex::shared(size, home.len())
+                    .map_err(|e| PdbError::BadPattern { reason: e.to_string() })?
+                    .index(&home, goal.blank())
+                    .into(),
                 _ => super::rank(size.cells(), &home),
             },
             home_entry: None,
@@ -481,8 +490,12 @@ impl<'h> EntryCheck<'h> {
         }
         // The header checksum already refuses a damaged header; this also catches a header that
         // was written for other entries (a bug in a writer): the pattern tiles on their goal
-        // cells is the only placement at distance 0, so a wrong tile or goal moves that placement
-        // to an entry that is not 0.
+        // cells (with the blank in the goal blank's region, for a zero-aware table) is the only
+        // state at distance 0, so a wrong tile or goal moves that state to an entry that is not 0.
+        // A table of bits has no entry that is 0 alone: its checksums are its check.
+        if header.encoding == EntryEncoding::ZeroAwareBits {
+            return Ok(());
+        }
         let zero = self.home_entry;
         if zero != Some(0) || header.histogram.first() != Some(&1) {
             return Err(PdbError::HeaderCorrupt {
@@ -835,6 +848,9 @@ fn entry_count(size: Size, tiles: &[u8], encoding: EntryEncoding) -> Result<u64,
         EntryEncoding::U8 => checked_placements(n, tiles.len()),
         EntryEncoding::ZeroAware => super::ZeroIndex::shared(size, tiles.len())
             .map(|z| z.entries())
+            .map_err(|e| PdbError::BadPattern { reason: e.to_string() }),
+        EntryEncoding::ZeroAwareBits => super::ZeroIndex::shared(size, tiles.len())
+            .map(|z| z.entries().div_ceil(8))
             .map_err(|e| PdbError::BadPattern { reason: e.to_string() }),
         EntryEncoding::MtmColour { class_ends } => {
             let sizes = crate::mtm::class_sizes(tiles.len(), class_ends).ok_or_else(|| {

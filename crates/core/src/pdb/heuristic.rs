@@ -177,6 +177,10 @@ pub(super) struct DualView {
 /// with reflection) also have those counts fixed at compile time; other boards use the general
 /// one. [`PdbHeuristic::new`] picks.
 #[derive(Clone, Debug)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "built once per search and used by reference: its size costs nothing"
+)]
 pub enum PdbHeuristic {
     /// Two patterns seen through two regular views on boards of at most 16 cells and 4
     /// columns (the 4x4 7-8 set with reflection, with or without dual lookups): the counts of
@@ -188,9 +192,11 @@ pub enum PdbHeuristic {
     Small(PdbLookup<16, 12>),
     /// Any board, at most 16 lookups.
     Large(PdbLookup<MAX_CELLS, MAX_LOOKUPS>),
-    /// Tables whose patterns overlap: the maximum over every partition they allow
-    /// ([`Catalogue`]).
-    Catalogue(Catalogue),
+    /// Tables whose patterns overlap, or zero-aware tables: the maximum over every partition
+    /// they allow ([`Catalogue`]), with at most 32 lookups per position.
+    Catalogue(Catalogue<32>),
+    /// The same with up to 64 lookups per position.
+    CatalogueLarge(Catalogue<64>),
 }
 
 /// The pattern-database heuristic for boards of at most `CELLS` cells and `LOOKUPS` lookups
@@ -367,7 +373,14 @@ impl PdbHeuristic {
         let zero_aware =
             tables.iter().any(|t| t.header().encoding == super::EntryEncoding::ZeroAware);
         if zero_aware || overlap(&tables) {
-            return Ok(PdbHeuristic::Catalogue(Catalogue::new(goal, tables, reflect, dual, name)?));
+            let name = name.into();
+            return match Catalogue::<32>::new(goal, tables.clone(), reflect, dual, name.clone()) {
+                Ok(c) => Ok(PdbHeuristic::Catalogue(c)),
+                Err(PdbError::TooManyLookups { .. }) => Ok(PdbHeuristic::CatalogueLarge(
+                    Catalogue::<64>::new(goal, tables, reflect, dual, name)?,
+                )),
+                Err(e) => Err(e),
+            };
         }
         let (views, tables) = views(goal, tables, reflect)?;
         let size = goal.size();
@@ -458,6 +471,7 @@ impl PdbHeuristic {
             PdbHeuristic::Small(h) => h.lookups(),
             PdbHeuristic::Large(h) => h.lookups(),
             PdbHeuristic::Catalogue(h) => h.lookups(),
+            PdbHeuristic::CatalogueLarge(h) => h.lookups(),
         }
     }
 
@@ -469,6 +483,7 @@ impl PdbHeuristic {
             PdbHeuristic::Small(h) => h.estimate(cells),
             PdbHeuristic::Large(h) => h.estimate(cells),
             PdbHeuristic::Catalogue(h) => h.estimate(cells),
+            PdbHeuristic::CatalogueLarge(h) => h.estimate(cells),
         }
     }
 
@@ -480,6 +495,7 @@ impl PdbHeuristic {
             PdbHeuristic::Small(h) => &h.name,
             PdbHeuristic::Large(h) => &h.name,
             PdbHeuristic::Catalogue(h) => h.name(),
+            PdbHeuristic::CatalogueLarge(h) => h.name(),
         }
     }
 
@@ -491,7 +507,7 @@ impl PdbHeuristic {
             PdbHeuristic::Triple(h) => h.dual_estimate(cells),
             PdbHeuristic::Small(h) => h.dual_estimate(cells),
             PdbHeuristic::Large(h) => h.dual_estimate(cells),
-            PdbHeuristic::Catalogue(_) => None,
+            PdbHeuristic::Catalogue(_) | PdbHeuristic::CatalogueLarge(_) => None,
         }
     }
 }

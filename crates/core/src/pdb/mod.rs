@@ -22,7 +22,7 @@ pub use heuristic::{PdbHeuristic, PdbLookup, PdbState, serves_goal};
 pub use rank::{placements, rank, rank_cells, unrank};
 pub use set::{PdbSet, PdbSetError, Scan, best_set, scan_dir, scan_dir_except};
 pub use table::{LoadMode, PdbTable, prefetch, uncache};
-pub use zero::{ZeroIndex, ZeroIndexTooLarge};
+pub use zero::{ZeroIndex, ZeroIndexTooLarge, pack_bit1};
 
 #[cfg(test)]
 mod tests;

@@ -48,6 +48,16 @@ pub enum PdbSetError {
     /// The tables of a set were built for different goals.
     #[error("the tables of the set were built for different goals")]
     MixedGoals,
+    /// A catalogue needs more lookups per position than the solver keeps.
+    #[error(
+        "the catalogue needs {lookups} lookups per position, more than the {most} the solver keeps; use fewer patterns"
+    )]
+    TooManyLookups {
+        /// Lookups needed.
+        lookups: usize,
+        /// The most there is room for.
+        most: usize,
+    },
     /// Two tables share a tile.
     #[error("tile {tile} is in two patterns: the set is not a disjoint partition")]
     OverlappingPatterns {

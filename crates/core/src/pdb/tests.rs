@@ -196,7 +196,9 @@ fn incremental_steps_match_init_with_several_patterns() {
                         assert!(!hl.updates_through_fixed_tables());
                         check_steps(&hl, &goal, 3000);
                     }
-                    PdbHeuristic::Catalogue(_) => panic!("disjoint patterns make no catalogue"),
+                    PdbHeuristic::Catalogue(_) | PdbHeuristic::CatalogueLarge(_) => {
+                        panic!("disjoint patterns make no catalogue")
+                    }
                 }
             }
         }
@@ -342,11 +344,17 @@ pub(super) fn zero_pattern_table(goal: &Board, tiles: &[u8]) -> Vec<u8> {
 
 /// A zero-aware table of `tiles` for `goal`, loaded.
 pub(super) fn zero_table_for(goal: &Board, tiles: &[u8]) -> Arc<PdbTable> {
-    let entries = zero_pattern_table(goal, tiles);
-    let head =
-        encode_header_as(goal, tiles, EntryEncoding::ZeroAware, &PdbMeta::default(), &entries)
-            .unwrap();
-    let mut bytes = head;
+    encoded(goal, tiles, EntryEncoding::ZeroAware, zero_pattern_table(goal, tiles))
+}
+
+/// The same table stored as bit 1 of each entry.
+pub(super) fn zero_bits_table_for(goal: &Board, tiles: &[u8]) -> Arc<PdbTable> {
+    let packed = pack_bit1(&zero_pattern_table(goal, tiles));
+    encoded(goal, tiles, EntryEncoding::ZeroAwareBits, packed)
+}
+
+fn encoded(goal: &Board, tiles: &[u8], encoding: EntryEncoding, entries: Vec<u8>) -> Arc<PdbTable> {
+    let mut bytes = encode_header_as(goal, tiles, encoding, &PdbMeta::default(), &entries).unwrap();
     bytes.extend_from_slice(&entries);
     Arc::new(PdbTable::from_vec(bytes).unwrap())
 }

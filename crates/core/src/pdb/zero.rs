@@ -16,20 +16,29 @@
 //! - the *order*, which pattern tile holds which of the map's cells: tile `i` holds the `p_i`-th
 //!   lowest, and the `p_i` are ranked as a permutation ([`rank_cells`] on `k` cells).
 //!
-//! `index = (offset[map] + region) * k! + order`, where `offset[map]` counts the regions of the
-//! maps ranked before. [`ZeroIndex`] holds, per map, that offset and each free cell's region
-//! (built once per board and pattern size by flood fills), so a lookup never floods.
+//! `index = block * k! + order`. Most maps leave the free cells in one region, so the blocks
+//! are laid out for them: region 0 of map `m` is block `m`, and the other regions of the maps
+//! with several follow all the maps, in map order (`maps + beyond[m] + region - 1`, where
+//! `beyond[m]` counts the regions past the first of the maps ranked before). Finding a block
+//! then needs no table for a map with one region, which [`ZeroIndex`] tells from a bit per map;
+//! for the others, a word per map gives each cell's region, two bits a cell (measured: a record
+//! for every map, 1.4 to 2.8 MB in all, read for every lookup, waited on the cache for a quarter
+//! to a third of the search's time; a flood fill instead took 400 instructions a node).
 //!
 //! # Invariants
 //!
 //! - Regions are numbered by their lowest cell, so the numbering depends only on the map.
 //! - `index` is a bijection from the (placement, region) pairs onto `0..entries()`.
+//! - Region 0 of map `m` is block `m`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::rank::{rank_cells, unrank};
 use crate::board::Size;
+
+/// `cell_regions` of a map with more regions than two bits number.
+const MANY: u64 = 1 << 63;
 
 /// Boards and patterns whose per-map table would exceed this many bytes are refused (the 5x5
 /// with 7 tiles needs 12 MB).
@@ -40,15 +49,32 @@ const MAX_TABLE_BYTES: u64 = 1 << 28;
 pub struct ZeroIndex {
     n: usize,
     k: usize,
+    width: usize,
     /// `binom[c * (k + 1) + j]` = C(c, j).
     binom: Vec<u32>,
-    /// `offset[m]`: regions of the maps ranked below `m`; one more entry holds the total.
-    offset: Vec<u32>,
+    /// `beyond[m]`: the regions past the first of the maps ranked below `m`; one more entry
+    /// holds the total.
+    beyond: Vec<u32>,
+    /// Bit `m % 64` of word `m / 64`: map `m` leaves more than one region.
+    several: Vec<u64>,
+    /// `ranked[w]`: the maps with several regions in the words of `several` before `w`, so that
+    /// such a map's rank among them is this plus a popcount.
+    ranked: Vec<u32>,
+    /// Per map with several regions, in map order: two bits per cell, its region, or
+    /// [`MANY`] for a map with more than four regions (then `region` tells).
+    cell_regions: Vec<u64>,
+    /// Per map with several regions: its `beyond`.
+    several_beyond: Vec<u32>,
     /// `region[m * n + c]`: the region of free cell `c` in map `m` (`u8::MAX` on the map's own
     /// cells).
     region: Vec<u8>,
     /// k!
     orders: u32,
+    /// The map rank in three table reads (boards of at most 32 cells, tables of a few kB): the
+    /// mask's bits in three chunks of `chunk` bits, `ranks[((c << chunk) + bits) * (k + 1) +
+    /// before]` ranking chunk `c`'s `bits` when `before` set bits come below them.
+    ranks: Vec<u32>,
+    chunk: u32,
 }
 
 /// Why a zero-aware index cannot be built.
@@ -110,13 +136,14 @@ impl ZeroIndex {
                 r = grown;
             }
         };
-        let mut offset = Vec::with_capacity(maps as usize + 1);
+        let mut beyond = Vec::with_capacity(maps as usize + 1);
+        let mut several = vec![0u64; (maps as usize).div_ceil(64)];
         let mut region = vec![u8::MAX; maps as usize * n];
-        let mut total = 0u64;
+        let mut extra = 0u64;
         // The k-subsets in increasing order (Gosper's hack): colexicographic rank order.
         let mut mask = (1u64 << k) - 1;
         for m in 0..maps as usize {
-            offset.push(u32::try_from(total).map_err(|_| too_large.clone())?);
+            beyond.push(u32::try_from(extra).map_err(|_| too_large.clone())?);
             let mut free = board & !mask;
             let mut id = 0u8;
             while free != 0 {
@@ -129,16 +156,141 @@ impl ZeroIndex {
                 }
                 id += 1;
             }
-            total += u64::from(id);
+            if id > 1 {
+                several[m / 64] |= 1 << (m % 64);
+            }
+            extra += u64::from(id) - 1;
             let low = mask & mask.wrapping_neg();
             let ripple = mask + low;
             mask = ripple | (((mask ^ ripple) >> 2) / low);
         }
-        if total * u64::from(orders) > u64::from(u32::MAX) {
+        if (maps + extra) * u64::from(orders) > u64::from(u32::MAX) {
             return Err(too_large);
         }
-        offset.push(total as u32);
-        Ok(ZeroIndex { n, k, binom, offset, region, orders })
+        beyond.push(extra as u32);
+        let mut z = ZeroIndex {
+            n,
+            k,
+            width,
+            binom,
+            beyond,
+            several,
+            ranked: Vec::new(),
+            cell_regions: Vec::new(),
+            several_beyond: Vec::new(),
+            region,
+            orders,
+            ranks: Vec::new(),
+            chunk: 0,
+        };
+        if n <= 32 {
+            z.rank_tables();
+            z.several_tables();
+        }
+        Ok(z)
+    }
+
+    /// Builds the per-map words of the maps with several regions.
+    fn several_tables(&mut self) {
+        let n = self.n;
+        let mut seen = 0u32;
+        for (w, &word) in self.several.iter().enumerate() {
+            self.ranked.push(seen);
+            seen += word.count_ones();
+            let mut bits = word;
+            while bits != 0 {
+                let m = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let mut cells = 0u64;
+                for c in 0..n {
+                    match self.region[m * n + c] {
+                        u8::MAX => {}
+                        r if r < 4 => cells |= u64::from(r) << (2 * c),
+                        _ => cells = MANY,
+                    }
+                    if cells == MANY {
+                        break;
+                    }
+                }
+                self.cell_regions.push(cells);
+                self.several_beyond.push(self.beyond[m]);
+            }
+        }
+    }
+
+    /// Builds the chunked rank tables.
+    fn rank_tables(&mut self) {
+        let (n, k) = (self.n, self.k);
+        let chunk = n.div_ceil(3) as u32;
+        let rank_of = |mask: u64, first: usize| {
+            // Colex contributions of `mask`'s bits, the lowest being the `first`-th set bit.
+            let mut rank = 0u32;
+            let mut m = mask;
+            let mut j = first + 1;
+            while m != 0 && j <= k {
+                let c = m.trailing_zeros() as usize;
+                rank += self.binom[c * (k + 1) + j];
+                j += 1;
+                m &= m - 1;
+            }
+            rank
+        };
+        let mut ranks = vec![0u32; (3usize << chunk) * (k + 1)];
+        for c in 0..3u32 {
+            for bits in 0..1u64 << chunk {
+                let mask = bits << (c * chunk);
+                if mask >> n != 0 {
+                    continue;
+                }
+                for before in 0..=k {
+                    ranks[((c as usize) << chunk | bits as usize) * (k + 1) + before] =
+                        rank_of(mask, before);
+                }
+            }
+        }
+        self.ranks = ranks;
+        self.chunk = chunk;
+    }
+
+    /// The block of the map `mask` with the blank on `blank`.
+    #[inline(always)]
+    pub fn block(&self, mask: u64, blank: usize) -> u32 {
+        let map = self.map_rank(mask) as usize;
+        let word = self.several[map / 64];
+        if word >> (map % 64) & 1 == 0 {
+            return map as u32;
+        }
+        if self.cell_regions.is_empty() {
+            return self.block_of(map as u32, self.region(map as u32, blank));
+        }
+        let i =
+            self.ranked[map / 64] as usize + (word & ((1 << (map % 64)) - 1)).count_ones() as usize;
+        let cells = self.cell_regions[i];
+        let region = match cells {
+            MANY => self.region(map as u32, blank),
+            _ => (cells >> (2 * blank) & 3) as u32,
+        };
+        match region {
+            0 => map as u32,
+            r => self.maps() as u32 + self.several_beyond[i] + r - 1,
+        }
+    }
+
+    /// The number of maps, `C(n, k)`.
+    #[inline(always)]
+    pub fn maps(&self) -> usize {
+        self.beyond.len() - 1
+    }
+
+    /// The number of regions of the map ranked `map`.
+    pub fn regions(&self, map: u32) -> u32 {
+        self.beyond[map as usize + 1] - self.beyond[map as usize] + 1
+    }
+
+    /// `k!`: entries per block.
+    #[inline(always)]
+    pub fn orders(&self) -> u32 {
+        self.orders
     }
 
     /// The index for `k` tiles on `size`, built once per process and shared (tables of one
@@ -160,7 +312,7 @@ impl ZeroIndex {
 
     /// The number of entries: (map, region) pairs times `k!`.
     pub fn entries(&self) -> u64 {
-        u64::from(self.offset[self.offset.len() - 1]) * u64::from(self.orders)
+        (self.maps() as u64 + u64::from(self.beyond[self.maps()])) * u64::from(self.orders)
     }
 
     /// Pattern tiles.
@@ -171,12 +323,22 @@ impl ZeroIndex {
     /// The colexicographic rank of a map (`k` bits set below bit `n`).
     #[inline(always)]
     pub fn map_rank(&self, mask: u64) -> u32 {
+        if self.chunk > 0 {
+            let (c, k1) = (self.chunk, self.k + 1);
+            let low = (1u64 << c) - 1;
+            let (a, b, d) = (mask & low, mask >> c & low, mask >> (2 * c));
+            let before_b = a.count_ones() as usize;
+            let before_d = before_b + b.count_ones() as usize;
+            return self.ranks[a as usize * k1]
+                + self.ranks[((1 << c) + b as usize) * k1 + before_b]
+                + self.ranks[((2 << c) + d as usize) * k1 + before_d];
+        }
         let mut rank = 0;
         let mut m = mask;
         let mut j = 1;
         while m != 0 {
             let c = m.trailing_zeros() as usize;
-            rank += self.binom[(c * (self.k + 1) + j) % self.binom.len()];
+            rank += self.binom[c * (self.k + 1) + j];
             j += 1;
             m &= m - 1;
         }
@@ -193,7 +355,7 @@ impl ZeroIndex {
     /// The region of `blank` (a free cell) in the map ranked `map`.
     #[inline(always)]
     pub fn region(&self, map: u32, blank: usize) -> u32 {
-        u32::from(self.region[(map as usize * self.n + blank) % self.region.len()])
+        u32::from(self.region[map as usize * self.n + blank])
     }
 
     /// The entry index of the pattern tiles on `cells` (tile `i` on `cells[i]`) with the blank
@@ -201,14 +363,109 @@ impl ZeroIndex {
     #[inline(always)]
     pub fn index(&self, cells: &[u8], blank: usize) -> u32 {
         let mask = cells.iter().fold(0u64, |m, &c| m | 1 << c);
-        let map = self.map_rank(mask);
-        self.index_parts(map, self.region(map, blank), self.order_rank(mask, cells.iter().copied()))
+        self.block(mask, blank) * self.orders + self.order_rank(mask, cells.iter().copied())
     }
 
-    /// The entry index from its parts.
+    /// The block of region `region` of the map ranked `map`.
     #[inline(always)]
-    pub fn index_parts(&self, map: u32, region: u32, order: u32) -> u32 {
-        (self.offset[map as usize % self.offset.len()] + region) * self.orders + order
+    pub fn block_of(&self, map: u32, region: u32) -> u32 {
+        match region {
+            0 => map,
+            r => self.maps() as u32 + self.beyond[map as usize] + r - 1,
+        }
+    }
+
+    /// The entries one move of a pattern tile away from entry `index` (a pattern tile next to
+    /// the blank's region moves into it, the blank takes its cell), each once per move.
+    pub fn neighbours(&self, index: u32, out: &mut Vec<u32>) {
+        out.clear();
+        let mut cells = [0u8; 16];
+        let k = self.k;
+        let blank = self.unindex(index, &mut cells[..k]);
+        let mask = cells[..k].iter().fold(0u64, |m, &c| m | 1 << c);
+        let board = if self.n == 64 { u64::MAX } else { (1u64 << self.n) - 1 };
+        let free = board & !mask;
+        let w = self.width;
+        let neighbours_of = |c: usize| {
+            let mut m = 0u64;
+            if !c.is_multiple_of(w) {
+                m |= 1 << (c - 1);
+            }
+            if c % w != w - 1 {
+                m |= 1 << (c + 1);
+            }
+            if c >= w {
+                m |= 1 << (c - w);
+            }
+            if c + w < self.n {
+                m |= 1 << (c + w);
+            }
+            m
+        };
+        // The blank's region.
+        let mut region = 1u64 << blank;
+        loop {
+            let mut grown = region;
+            let mut r = region;
+            while r != 0 {
+                grown |= neighbours_of(r.trailing_zeros() as usize) & free;
+                r &= r - 1;
+            }
+            if grown == region {
+                break;
+            }
+            region = grown;
+        }
+        for i in 0..k {
+            let c = cells[i];
+            let mut into = neighbours_of(c as usize) & region;
+            while into != 0 {
+                let d = into.trailing_zeros() as u8;
+                into &= into - 1;
+                let mut moved = cells;
+                moved[i] = d;
+                out.push(self.index(&moved[..k], c as usize));
+            }
+        }
+    }
+
+    /// The number of the map's cells of one colour of the checkerboard: every move of a pattern
+    /// tile changes it by one, so an entry's parity is this count's minus the goal map's.
+    #[inline(always)]
+    pub fn colour_count(&self, mask: u64) -> u32 {
+        let w = self.width;
+        let mut dark = 0u64;
+        for c in 0..self.n {
+            if (c / w + c % w) % 2 == 1 {
+                dark |= 1 << c;
+            }
+        }
+        (mask & dark).count_ones()
+    }
+
+    /// The exact value of entry `index` of a table stored as bit 1 of each value
+    /// ([`super::EntryEncoding::ZeroAwareBits`]; `bit(i)` reads entry `i`'s bit), whose parity
+    /// is `parity`: a walk to the goal, each step to the neighbour one move closer. Every
+    /// move of a pattern tile changes the distance by exactly one (it flips the parity), so a
+    /// neighbour's value is one more or one less, and its bit says which.
+    pub fn descend(&self, bit: impl Fn(u32) -> u8, index: u32, parity: u32) -> u8 {
+        // The value modulo 4, lifted so that it never goes below zero on the way.
+        let mut value = 256 + ((u32::from(bit(index)) << 1) | (parity & 1));
+        let mut cur = index;
+        let mut steps = 0u8;
+        let mut around = Vec::new();
+        loop {
+            self.neighbours(cur, &mut around);
+            let lower = value - 1;
+            match around.iter().find(|&&nb| u32::from(bit(nb)) == (lower >> 1 & 1)) {
+                Some(&nb) => {
+                    cur = nb;
+                    value = lower;
+                    steps = steps.saturating_add(1);
+                }
+                None => return steps,
+            }
+        }
     }
 
     /// The placement and a cell of the blank's region of entry `index`: the inverse of
@@ -216,8 +473,14 @@ impl ZeroIndex {
     pub fn unindex(&self, index: u32, cells: &mut [u8]) -> usize {
         let block = index / self.orders;
         let order = index % self.orders;
-        let map = self.offset.partition_point(|&o| o <= block) - 1;
-        let region = block - self.offset[map];
+        let (map, region) = match (block as usize).checked_sub(self.maps()) {
+            None => (block as usize, 0),
+            Some(past) => {
+                // The map whose regions past the first hold block `past`.
+                let map = self.beyond.partition_point(|&b| b as usize <= past) - 1;
+                (map, (past - self.beyond[map] as usize) as u32 + 1)
+            }
+        };
         // Unrank the map: the highest cell c with C(c, j) <= the rest, for j = k down to 1.
         let mut rest = map as u32;
         let mut mask = 0u64;
@@ -240,6 +503,15 @@ impl ZeroIndex {
         }
         (0..self.n).find(|&c| self.region[map * self.n + c] == region as u8).unwrap_or(0)
     }
+}
+
+/// Packs bit 1 of each value (a zero-aware table's entries) 8 to a byte, entry `i` in bit `i % 8`
+/// of byte `i / 8`: the payload of [`super::EntryEncoding::ZeroAwareBits`].
+pub fn pack_bit1(values: &[u8]) -> Vec<u8> {
+    values
+        .chunks(8)
+        .map(|chunk| chunk.iter().enumerate().fold(0u8, |b, (i, &v)| b | (v >> 1 & 1) << i))
+        .collect()
 }
 
 #[cfg(test)]
@@ -269,6 +541,41 @@ mod tests {
                 }
             }
             assert!(seen.iter().all(|&s| s), "{size} k={k}: every entry is some state's");
+        }
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_the_tables() {
+        for (size, k) in [(Size::S4X4, 3), (Size::S5X5, 6), (Size::S5X5, 2)] {
+            let z = ZeroIndex::new(size, k).unwrap();
+            assert!(z.chunk > 0);
+            let n = size.cells();
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            for _ in 0..20_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let mut mask = 0u64;
+                let mut y = x;
+                while mask.count_ones() < k as u32 {
+                    mask |= 1 << (y % n as u64);
+                    y = y.rotate_left(7) ^ 0x1234_5678;
+                }
+                let map = z.map_rank(mask);
+                let free = (0..n).filter(|&c| mask >> c & 1 == 0).collect::<Vec<_>>();
+                let blank = free[(x >> 40) as usize % free.len()];
+                let slow = z.block_of(map, z.region(map, blank));
+                // The map rank of the chunked tables, by the definition's loop.
+                let mut loop_rank = 0;
+                let (mut m, mut j) = (mask, 1);
+                while m != 0 {
+                    loop_rank += z.binom[m.trailing_zeros() as usize * (k + 1) + j];
+                    j += 1;
+                    m &= m - 1;
+                }
+                assert_eq!(map, loop_rank);
+                assert_eq!(z.block(mask, blank), slow, "{size} k={k} mask {mask:b}");
+            }
         }
     }
 

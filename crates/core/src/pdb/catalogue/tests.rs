@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use super::super::tests::{
-    all_positions, check_steps, corner_goals, dummy_table, pattern_table, table_for, zero_table_for,
+    all_positions, check_steps, corner_goals, dummy_table, pattern_table, table_for,
+    zero_bits_table_for, zero_table_for,
 };
 use super::*;
 use crate::pdb::PdbHeuristic;
@@ -38,7 +39,7 @@ fn estimate_is_the_maximum_of_the_partitions_and_admissible() {
     for goal in corner_goals() {
         let truth = all_positions(&goal);
         for (reflect, dual) in [(false, false), (true, false), (true, true)] {
-            let cat = Catalogue::new(&goal, tables.clone(), reflect, dual, "c").unwrap();
+            let cat = Catalogue::<64>::new(&goal, tables.clone(), reflect, dual, "c").unwrap();
             assert_eq!(cat.partitions().len(), 3);
             let parts: Vec<PdbHeuristic> = cat
                 .partitions()
@@ -69,8 +70,11 @@ fn incremental_steps_match_init() {
     let tables = tables_3x3();
     for goal in corner_goals() {
         for (reflect, dual) in [(false, false), (true, false), (true, true)] {
-            let cat = Catalogue::new(&goal, tables.clone(), reflect, dual, "c").unwrap();
+            let cat = Catalogue::<64>::new(&goal, tables.clone(), reflect, dual, "c").unwrap();
             check_steps(&cat, &goal, 3000);
+            // The same with room for 32 slots: the 3x3's 12 (24 with duals) fit.
+            let small = Catalogue::<32>::new(&goal, tables.clone(), reflect, dual, "c").unwrap();
+            check_steps(&small, &goal, 3000);
         }
     }
     // Larger boards, where vertical moves jump over several pattern tiles of several slots.
@@ -102,10 +106,12 @@ fn incremental_steps_match_init() {
         let tables: Vec<_> = patterns.iter().map(|p| dummy_table(&canonical, p)).collect();
         for goal in [canonical.clone(), Board::blank_last(size)] {
             for dual in [false, true] {
-                let cat = Catalogue::new(&goal, tables.clone(), true, dual, "c").unwrap();
+                let cat = Catalogue::<64>::new(&goal, tables.clone(), true, dual, "c").unwrap();
                 assert!(cat.partitions().len() >= 2);
                 check_steps(&cat, &goal, 4000);
             }
+            // At least 4 tables in 2 views: more slots than 4.
+            assert!(Catalogue::<4>::new(&goal, tables.clone(), true, false, "c").is_err());
         }
     }
 }
@@ -115,7 +121,7 @@ fn incremental_steps_match_init() {
 fn ida_with_the_catalogue_is_optimal() {
     let tables = tables_3x3();
     for goal in corner_goals() {
-        let cat = Catalogue::new(&goal, tables.clone(), true, true, "c").unwrap();
+        let cat = Catalogue::<64>::new(&goal, tables.clone(), true, true, "c").unwrap();
         for (b, d) in all_positions(&goal).iter().step_by(997) {
             let problem = Problem::new(b.clone(), goal.clone()).unwrap();
             let sol = ida(&problem, &cat, &Limits::default()).unwrap();
@@ -161,10 +167,10 @@ fn zero_aware_steps_match_init_and_ida_is_optimal() {
     let zero = zero_tables_3x3();
     for goal in corner_goals() {
         for (reflect, dual) in [(false, false), (true, true)] {
-            let cat = Catalogue::new(&goal, zero.clone(), reflect, dual, "z").unwrap();
+            let cat = Catalogue::<32>::new(&goal, zero.clone(), reflect, dual, "z").unwrap();
             check_steps(&cat, &goal, 3000);
         }
-        let cat = Catalogue::new(&goal, zero.clone(), true, true, "z").unwrap();
+        let cat = Catalogue::<64>::new(&goal, zero.clone(), true, true, "z").unwrap();
         for (b, d) in all_positions(&goal).iter().step_by(1499) {
             let problem = Problem::new(b.clone(), goal.clone()).unwrap();
             let sol = ida(&problem, &cat, &Limits::default()).unwrap();
@@ -179,7 +185,35 @@ fn zero_aware_steps_match_init_and_ida_is_optimal() {
         .map(|p| zero_table_for(&canonical, p))
         .collect();
     for goal in [canonical.clone(), Board::blank_last(size)] {
-        let cat = Catalogue::new(&goal, tables.clone(), true, true, "z").unwrap();
+        let cat = Catalogue::<64>::new(&goal, tables.clone(), true, true, "z").unwrap();
         check_steps(&cat, &goal, 4000);
+    }
+}
+
+/// Tables of bits give exactly the zero-aware tables' estimates: from scratch (a walk down the
+/// table) and stepped (one more or one less than the parent's).
+#[test]
+fn tables_of_bits_give_the_zero_aware_estimates() {
+    let canonical = Board::blank_first(Size::S3X3);
+    let zero = zero_tables_3x3();
+    let bits: Vec<_> = PATTERNS_3X3.iter().map(|p| zero_bits_table_for(&canonical, p)).collect();
+    // A table of bits is an eighth of the size.
+    assert_eq!(bits[0].entries().len(), zero[0].entries().len().div_ceil(8));
+    for goal in corner_goals() {
+        let truth = all_positions(&goal);
+        let z = Catalogue::<32>::new(&goal, zero.clone(), true, false, "z").unwrap();
+        let b = Catalogue::<32>::new(&goal, bits.clone(), true, false, "b").unwrap();
+        for (board, _) in truth.iter().step_by(5) {
+            assert_eq!(b.estimate(board.cells()), z.estimate(board.cells()), "{board:?}");
+        }
+        check_steps(&b, &goal, 3000);
+        // Dual lookups have no parent entry to step from: a table of bits goes without them.
+        let with_dual = Catalogue::<32>::new(&goal, bits.clone(), true, true, "b").unwrap();
+        assert_eq!(with_dual.lookups(), b.lookups());
+        for (board, d) in truth.iter().step_by(2003) {
+            let problem = Problem::new(board.clone(), goal.clone()).unwrap();
+            let sol = ida(&problem, &b, &Limits::default()).unwrap();
+            assert_eq!(sol.len() as u32, *d, "goal {goal:?} board {board:?}");
+        }
     }
 }
