@@ -89,6 +89,24 @@ pub trait Heuristic: Sync {
         self.h(state)
     }
 
+    /// [`Heuristic::resolve`] for a search that only needs to know whether the estimate exceeds
+    /// `room`: a heuristic that takes a maximum may stop as soon as one of its parts exceeds
+    /// `room + 2` (the 2 lets pathmax still close the parent: see `search/ida.rs`) and return
+    /// that part, a lower bound of the estimate. Such a state is then only good for comparing
+    /// with `room`, never for stepping. The default resolves fully.
+    #[inline(always)]
+    fn resolve_within(&self, state: &mut Self::State, room: u32) -> u32 {
+        let _ = room;
+        self.resolve(state)
+    }
+
+    /// Table reads done by the last [`Heuristic::resolve_within`] beyond those
+    /// [`Heuristic::pending_reads`] announced (a lazy heuristic decides some reads as it goes).
+    #[inline(always)]
+    fn reads_done(&self, _state: &Self::State) -> u32 {
+        0
+    }
+
     /// The deferred reads of `state` as bits (at most 16), for a search that does the reads
     /// of several states in one loop ([`Heuristic::read_slot`] for each, then
     /// [`Heuristic::clear_pending`] and [`Heuristic::resolve`]): one loop whose length the

@@ -41,6 +41,9 @@ use crate::heuristic::Heuristic;
 /// Most slots (regular and dual) per position: the stale bits fit a `u64`.
 pub(crate) const MAX_SLOTS: usize = 64;
 
+/// Most groups (partitions times views, duals included): a group is numbered by a byte.
+const MAX_GROUPS: usize = 255;
+
 /// Most tiles of a zero-aware pattern in a catalogue: its order rank fits a `u16`.
 const MAX_ZERO_TILES: usize = 8;
 
@@ -49,7 +52,7 @@ pub(crate) const MAX_PARTITIONS: usize = 64;
 
 /// Per-node state of a [`Catalogue`]: each slot's table index and value, and which slots a move
 /// changed and were not read yet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct CatalogueState<const S: usize> {
     index: [u32; S],
     values: [u8; S],
@@ -60,7 +63,38 @@ pub struct CatalogueState<const S: usize> {
     /// The cells of each zero-aware slot's pattern in its view, as a mask: a move changes two
     /// bits of it.
     mask: [u32; S],
+    /// Zero-aware slots a move changed whose index is not computed yet: done lazily, only for
+    /// the groups a search needs (see [`Heuristic::resolve_within`]).
+    dirty: u64,
+    /// The position's blank cell (the region a dirty slot's index needs).
+    blank: u8,
+    /// The group to sum first: the largest at the last resolve.
+    lead: u8,
+    /// Dirty slots cleaned by the last resolve.
+    cleaned: u8,
+    /// The sum of the regular slots' values (the tie-break).
+    total: u16,
 }
+
+/// States are equal when they hold the same lookups: which group a resolve starts from and
+/// how many reads it did are hints and statistics.
+impl<const S: usize> PartialEq for CatalogueState<S> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.index, self.values, self.order, self.stale, self.mask, self.dirty, self.blank)
+            == (
+                other.index,
+                other.values,
+                other.order,
+                other.stale,
+                other.mask,
+                other.dirty,
+                other.blank,
+            )
+            && self.total == other.total
+    }
+}
+
+impl<const S: usize> Eq for CatalogueState<S> {}
 
 /// What a move of one tile changes in one slot.
 #[derive(Clone, Copy, Debug)]
@@ -132,10 +166,13 @@ pub struct Catalogue<const S: usize = MAX_SLOTS> {
     /// Groups as ranges of `group_slots`: regular groups first, then the dual ones.
     groups: Vec<(u16, u16)>,
     group_slots: Vec<u8>,
-    /// The length of every group when they are all as long (the usual case), else 0.
-    group_len: usize,
     /// Bit `i` for a slot whose table stores bits ([`EntryEncoding::ZeroAwareBits`]).
     bit_slots: u64,
+    /// The groups as four slots each, where every group has four (the 5x5 catalogues): sums
+    /// the compiler unrolls.
+    groups4: Vec<[u8; 4]>,
+    /// Regular slots (whose values the tie-break sums): bit `i` for slot `i`.
+    regular_mask: u64,
     /// `movers[starts[t]..starts[t + 1]]`: the slots a move of tile `t` changes.
     movers: Vec<Mover>,
     mover_starts: Vec<u16>,
@@ -358,9 +395,14 @@ impl<const S: usize> Catalogue<S> {
             true => Entries::new(&tables[slots[i % regular].table]),
             false => Entries::EMPTY,
         });
-        let group_len = groups[0].1 as usize - groups[0].0 as usize;
-        let group_len =
-            if groups.iter().all(|&(a, b)| (b - a) as usize == group_len) { group_len } else { 0 };
+        if groups.len() > MAX_GROUPS {
+            return Err(PdbError::TooManyLookups { lookups: groups.len(), most: MAX_GROUPS });
+        }
+        let groups4 = match groups.iter().all(|&(a, b)| b - a == 4) {
+            true => group_slots.chunks_exact(4).map(|g| [g[0], g[1], g[2], g[3]]).collect(),
+            false => Vec::new(),
+        };
+        let regular_mask = if regular >= 64 { u64::MAX } else { (1u64 << regular) - 1 };
         Ok(Catalogue {
             size,
             name: name.into(),
@@ -373,8 +415,9 @@ impl<const S: usize> Catalogue<S> {
             entries,
             groups,
             group_slots,
-            group_len,
             bit_slots,
+            groups4,
+            regular_mask,
             movers,
             mover_starts,
             steps,
@@ -412,7 +455,7 @@ impl<const S: usize> Catalogue<S> {
             s.stale &= !mask;
             for i in r..2 * r {
                 s.index[i % S] = 0;
-                s.values[i % S] = 0;
+                self.set_value(s, i, 0);
             }
             return;
         }
@@ -454,28 +497,121 @@ impl<const S: usize> Catalogue<S> {
             let down = dist >> 63;
             let delta = (sum ^ down) - down;
             if m.zero {
-                let order = i64::from(s.order[slot]) + delta;
-                s.order[slot] = order as u16;
+                // The order and the mask now; the block (a map rank, a region) only if a
+                // search needs this slot's entry (`clean`).
+                s.order[slot] = (i64::from(s.order[slot]) + delta) as u16;
                 let cells = &self.view_cells[m.view as usize];
-                // The tile leaves `from` (the blank's cell now) for `to`.
                 let (left, entered) = (cells[from % MAX_CELLS], cells[to % MAX_CELLS]);
-                let mask = s.mask[slot] ^ (1 << (left % 32)) ^ (1 << (entered % 32));
-                s.mask[slot] = mask;
-                if let Some(z) = &self.slots[slot].zero {
-                    s.index[slot] =
-                        z.block(u64::from(mask), usize::from(left)) * z.orders() + order as u32;
-                }
+                s.mask[slot] ^= (1 << (left % 32)) ^ (1 << (entered % 32));
+                s.dirty |= 1 << slot;
             } else {
                 let delta = dist * i64::from(m.weight) + delta;
                 s.index[slot] = (i64::from(s.index[slot]) + delta) as u32;
+                s.stale |= 1 << slot;
             }
-            s.stale |= 1 << slot;
+        }
+        s.blank = from as u8;
+        s.cleaned = 0;
+        // The group that was largest at the parent most often prunes the child alone: its
+        // changed slot's index now, so that it is prefetched with the others'.
+        let (a, b) = self.groups[usize::from(s.lead) % self.groups.len()];
+        for &slot in &self.group_slots[a as usize..b as usize] {
+            let slot = slot as usize % S;
+            if s.dirty >> slot & 1 == 1 {
+                self.index_now(s, slot);
+                s.stale |= 1 << slot;
+            }
         }
         if !self.dual_slots.is_empty()
             && (self.dual_group[from] != u8::MAX || self.dual_group[to] != u8::MAX)
         {
             self.set_duals(s, after, from);
         }
+    }
+
+    /// Computes the index of dirty zero-aware slot `slot` (no longer dirty, not read yet).
+    #[inline(always)]
+    fn index_now(&self, s: &mut CatalogueState<S>, slot: usize) {
+        let sl = &self.slots[slot];
+        if let Some(z) = &sl.zero {
+            let blank = self.view_cells[sl.view][usize::from(s.blank) % MAX_CELLS];
+            s.index[slot] = z.block(u64::from(s.mask[slot]), usize::from(blank)) * z.orders()
+                + u32::from(s.order[slot]);
+        }
+        s.dirty &= !(1 << slot);
+    }
+
+    /// Starts loading slot `slot`'s entry.
+    #[inline(always)]
+    fn prefetch_slot(&self, s: &CatalogueState<S>, slot: usize) {
+        // A table of bits holds entry i in byte i / 8.
+        let shift = 3 * (self.bit_slots >> slot & 1);
+        super::table::prefetch_address(
+            self.entries[slot % S].base().wrapping_add((s.index[slot % S] >> shift) as usize),
+        );
+    }
+
+    /// Reads slot `slot`'s entry at its index into its value.
+    #[inline(always)]
+    fn read(&self, s: &mut CatalogueState<S>, slot: usize) {
+        let index = s.index[slot % S];
+        let old = s.values[slot % S];
+        let value = if self.bit_slots >> slot & 1 == 0 {
+            self.entries[slot % S].get(u64::from(index))
+        } else {
+            // One more or one less than the parent's: bit 1 of the new value says which.
+            let bit = self.entries[slot % S].get(u64::from(index >> 3)) >> (index & 7) & 1;
+            let up = old.wrapping_add(1);
+            if bit == up >> 1 & 1 { up } else { old.wrapping_sub(1) }
+        };
+        self.set_value(s, slot, value);
+    }
+
+    /// Sets slot `slot`'s value, and the sums over it.
+    #[inline(always)]
+    fn set_value(&self, s: &mut CatalogueState<S>, slot: usize, value: u8) {
+        let delta = value.wrapping_sub(s.values[slot % S]);
+        s.values[slot % S] = value;
+        let regular = (self.regular_mask >> slot & 1) as u16;
+        s.total = s.total.wrapping_add((delta as i8 as u16) & regular.wrapping_neg());
+    }
+
+    /// The sum of group `g`'s values.
+    #[inline(always)]
+    fn group_sum(&self, s: &CatalogueState<S>, g: usize) -> u32 {
+        let v = &s.values;
+        let at = |slot: u8| u32::from(v[slot as usize % S]);
+        match self.groups4.get(g) {
+            Some(&[a, b, c, d]) => at(a) + at(b) + at(c) + at(d),
+            None => {
+                let (a, b) = self.groups[g];
+                self.group_slots[a as usize..b as usize].iter().map(|&x| at(x)).sum()
+            }
+        }
+    }
+
+    /// The largest group sum and the first group that has it.
+    #[inline(always)]
+    fn best(&self, s: &CatalogueState<S>) -> (u32, usize) {
+        let v = &s.values;
+        let at = |slot: u8| u32::from(v[slot as usize % S]);
+        let (mut best, mut lead) = (0, 0);
+        if !self.groups4.is_empty() {
+            for (g, &[a, b, c, d]) in self.groups4.iter().enumerate() {
+                let sum = at(a) + at(b) + at(c) + at(d);
+                if sum > best {
+                    (best, lead) = (sum, g);
+                }
+            }
+            return (best, lead);
+        }
+        for g in 0..self.groups.len() {
+            let sum = self.group_sum(s, g);
+            if sum > best {
+                (best, lead) = (sum, g);
+            }
+        }
+        (best, lead)
     }
 
     /// A regular slot's index and, for a zero-aware slot, its order and mask.
@@ -512,8 +648,18 @@ impl<const S: usize> Heuristic for Catalogue<S> {
         for (c, &t) in cells.iter().enumerate() {
             pos[t as usize] = c as u8;
         }
-        let mut s =
-            CatalogueState { index: [0; S], values: [0; S], order: [0; S], stale: 0, mask: [0; S] };
+        let mut s = CatalogueState {
+            index: [0; S],
+            values: [0; S],
+            order: [0; S],
+            stale: 0,
+            mask: [0; S],
+            dirty: 0,
+            blank: pos[0],
+            lead: 0,
+            cleaned: 0,
+            total: 0,
+        };
         for (i, slot) in self.slots.iter().enumerate() {
             (s.index[i % S], s.order[i % S], s.mask[i % S]) = self.index_of(slot, &pos);
             match (&slot.zero, slot.bits) {
@@ -522,7 +668,8 @@ impl<const S: usize> Heuristic for Catalogue<S> {
                     let entries = &self.entries[i % S];
                     let bit = |x: u32| entries.get(u64::from(x >> 3)) >> (x & 7) & 1;
                     let parity = z.colour_count(u64::from(s.mask[i % S])) + slot.goal_dark;
-                    s.values[i % S] = z.descend(bit, s.index[i % S], parity);
+                    let value = z.descend(bit, s.index[i % S], parity);
+                    self.set_value(&mut s, i, value);
                 }
                 _ => s.stale |= 1 << i,
             }
@@ -535,22 +682,8 @@ impl<const S: usize> Heuristic for Catalogue<S> {
 
     #[inline]
     fn h(&self, s: &CatalogueState<S>) -> u32 {
-        let v = &s.values;
-        let at = |slot: u8| u32::from(v[slot as usize % S]);
-        // Groups of four (the 5x5 catalogues): a loop the compiler unrolls.
-        if self.group_len == 4 {
-            let mut best = 0;
-            for g in self.group_slots.chunks_exact(4) {
-                best = best.max(at(g[0]) + at(g[1]) + at(g[2]) + at(g[3]));
-            }
-            return best;
-        }
-        let mut best = 0;
-        for &(a, b) in &self.groups {
-            let sum = self.group_slots[a as usize..b as usize].iter().map(|&x| at(x)).sum();
-            best = best.max(sum);
-        }
-        best
+        // Unused groups sum to 0: a maximum over all of them is the same.
+        self.best(s).0
     }
 
     #[inline]
@@ -583,7 +716,7 @@ impl<const S: usize> Heuristic for Catalogue<S> {
 
     #[inline]
     fn tie_break(&self, s: &CatalogueState<S>) -> u32 {
-        s.values[..self.regular().min(S)].iter().map(|&x| u32::from(x)).sum()
+        u32::from(s.total)
     }
 
     #[inline]
@@ -592,11 +725,7 @@ impl<const S: usize> Heuristic for Catalogue<S> {
         while stale != 0 {
             let slot = stale.trailing_zeros() as usize;
             stale &= stale - 1;
-            // A table of bits holds entry i in byte i / 8.
-            let shift = 3 * (self.bit_slots >> slot & 1);
-            super::table::prefetch_address(
-                self.entries[slot % S].base().wrapping_add((s.index[slot % S] >> shift) as usize),
-            );
+            self.prefetch_slot(s, slot);
         }
     }
 
@@ -607,23 +736,52 @@ impl<const S: usize> Heuristic for Catalogue<S> {
 
     #[inline(always)]
     fn resolve(&self, s: &mut CatalogueState<S>) -> u32 {
+        self.resolve_within(s, u32::MAX - 2)
+    }
+
+    #[inline(always)]
+    fn resolve_within(&self, s: &mut CatalogueState<S>, room: u32) -> u32 {
         let mut stale = s.stale;
         s.stale = 0;
         while stale != 0 {
             let slot = stale.trailing_zeros() as usize;
             stale &= stale - 1;
-            let index = s.index[slot % S];
-            if self.bit_slots >> slot & 1 == 0 {
-                s.values[slot % S] = self.entries[slot % S].get(u64::from(index));
-            } else {
-                // One more or one less than the parent's: bit 1 of the new value says which.
-                let bit = self.entries[slot % S].get(u64::from(index >> 3)) >> (index & 7) & 1;
-                let old = s.values[slot % S];
-                let up = old.wrapping_add(1);
-                s.values[slot % S] = if bit == up >> 1 & 1 { up } else { old.wrapping_sub(1) };
+            self.read(s, slot);
+        }
+        let groups = self.groups.len();
+        let lead = usize::from(s.lead) % groups;
+        // The group that led at the parent is clean (see `update`): often it alone is over.
+        let first = self.group_sum(s, lead);
+        if first > room {
+            return first;
+        }
+        // Else every slot is needed: all the indices first, each entry prefetched, then reads.
+        let pending = s.dirty;
+        if pending != 0 {
+            let mut dirty = pending;
+            while dirty != 0 {
+                let slot = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                self.index_now(s, slot);
+                self.prefetch_slot(s, slot);
+            }
+            let mut read = pending;
+            while read != 0 {
+                let slot = read.trailing_zeros() as usize;
+                read &= read - 1;
+                self.read(s, slot);
+                s.cleaned += 1;
             }
         }
-        self.h(s)
+        // The largest sum, and the first group that has it (the next lead).
+        let (best, lead) = self.best(s);
+        s.lead = lead as u8;
+        best
+    }
+
+    #[inline(always)]
+    fn reads_done(&self, s: &CatalogueState<S>) -> u32 {
+        u32::from(s.cleaned)
     }
 }
 

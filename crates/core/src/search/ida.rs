@@ -772,9 +772,12 @@ pub(super) fn settle<H: Heuristic>(
         all &= all - 1;
         hs.read_slot(&mut kids[(bit / 16) % 4].state, bit % 16);
     }
+    // A child is searched only if its estimate is at most `room`.
+    let room = bound.saturating_sub(g + 1);
     for ((i, kid), key) in kids.iter_mut().enumerate().zip(&mut keys) {
         hs.clear_pending(&mut kid.state);
-        let kid_h = hs.resolve(&mut kid.state);
+        let kid_h = hs.resolve_within(&mut kid.state, room);
+        *lookups += u64::from(hs.reads_done(&kid.state));
         kid.h = kid_h;
         hmax = hmax.max(kid_h);
         *key = u64::from(kid_h) << 40 | u64::from(hs.tie_break(&kid.state)) << 8 | i as u64;
