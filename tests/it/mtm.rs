@@ -110,6 +110,73 @@ fn solve_mtm_near_the_4x4_goal_matches_a_bfs() {
     assert!(!dir.join("4x4-mtm.p1.pdb").exists());
 }
 
+/// Fills `dir` with a stand-in for every file of the default MTM set: `first` as the first,
+/// and files that are not databases for the others.
+fn fake_mtm_set(dir: &std::path::Path, first: &[u8]) {
+    for i in 1..=fifteen_core::mtm::DEFAULT_4X4_BLANKS.len() {
+        let path = dir.join(fifteen_core::mtm::colour_file(i));
+        std::fs::write(path, if i == 1 { first } else { b"not a table" }).unwrap();
+    }
+}
+
+#[test]
+fn damaged_or_older_mtm_tables_are_refused() {
+    let board = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let solve = |dir: &std::path::Path| {
+        let d = dir.to_str().unwrap();
+        fifteen(&["solve", board, "--goal", "blank-first", "--metric", "mtm", "--pdb-dir", d])
+    };
+    // Not a database at all: exit 6, naming the file.
+    let dir = scratch_dir("mtm-damaged");
+    fake_mtm_set(&dir, b"FIFTEEN\0 but not much more");
+    let run = solve(&dir);
+    assert_eq!(run.code, 6, "{run:?}");
+    assert!(run.stderr.contains("4x4-mtm.p1.pdb"), "{run:?}");
+    // A table of the first layout (a blank-last goal): refused, saying how to rebuild.
+    let old = dir.join("old.pdb");
+    let goal = Board::blank_last(Size::S4X4);
+    let tiles: Vec<u8> = (1..16).collect();
+    fifteen_core::pdb::write_pdb_file_as(
+        &old,
+        &goal,
+        &tiles,
+        fifteen_core::pdb::EntryEncoding::MtmColour { class_ends: 1 << 14 },
+        &fifteen_core::pdb::PdbMeta::default(),
+        &[0u8; 16],
+    )
+    .unwrap();
+    fake_mtm_set(&dir, &std::fs::read(&old).unwrap());
+    let run = solve(&dir);
+    assert_eq!(run.code, 6, "{run:?}");
+    assert!(run.stderr.contains("older version"), "{run:?}");
+    assert!(run.stderr.contains("fifteen pdb build --metric mtm"), "{run:?}");
+    // A single-tile table under an MTM name is refused as the other metric.
+    let stm = fifteen_core::pdb::encode(&goal, &[1], &Default::default(), &[0u8; 16]).unwrap();
+    fake_mtm_set(&dir, &stm);
+    let run = solve(&dir);
+    assert_eq!(run.code, 6, "{run:?}");
+    assert!(run.stderr.contains("counts stm moves"), "{run:?}");
+}
+
+#[test]
+fn mtm_tables_larger_than_the_memory_available_are_left_out() {
+    // With too little memory the tables are neither opened nor built: walking distance answers.
+    let dir = scratch_dir("mtm-memory");
+    let board = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"));
+    let out = cmd
+        .args(["solve", board, "--metric", "mtm", "--json", "--pdb-dir", dir.to_str().unwrap()])
+        .env("FIFTEEN_MEMORY_AVAILABLE", "100000000")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("MB of memory but 100 MB are available"), "{stderr}");
+    let v = json(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!((v["length"].as_u64(), &v["optimal"]), (Some(1), &serde_json::Value::Bool(true)));
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "nothing built");
+}
+
 #[test]
 fn mtm_on_a_5x5_is_an_upper_bound_with_a_proven_lower_bound() {
     let run = fifteen(&["random", "--size", "5x5", "--moves", "40", "--seed", "7"]);
@@ -186,4 +253,75 @@ fn batch_and_compare_count_in_mtm() {
     assert_eq!(optimal.len(), 2, "{run:?}");
     assert!(optimal.iter().all(|l| l.split_whitespace().any(|w| w == "15")), "{run:?}");
     let _ = lines(&[]);
+}
+
+/// A 4x4 board in 64 bits.
+fn pack(cells: &[u8]) -> u64 {
+    cells.iter().fold(0, |acc, &t| acc << 4 | u64::from(t))
+}
+
+/// The default 4x4 MTM set, built by `fifteen pdb build --metric mtm` (about two minutes of
+/// CPU): admissible on every position within 10 MTM moves of either corner goal (a BFS written
+/// here), a sample of those at 10 solved in exactly 10, and Korf's 100 solved at the mean length slidy
+/// finds, 32.06 (`FIFTEEN_SLOW_TESTS=1`).
+#[test]
+fn default_mtm_set_when_slow_tests_are_on() {
+    if std::env::var_os("FIFTEEN_SLOW_TESTS").is_none_or(|v| v != "1") {
+        return;
+    }
+    let dir = scratch_dir("mtm-set");
+    let run =
+        run_in(&dir, &["pdb", "build", "--metric", "mtm", "--pdb-dir", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{run:?}");
+    let tables: Vec<_> = (1..=fifteen_core::mtm::DEFAULT_4X4_BLANKS.len())
+        .map(|i| {
+            let path = dir.join(fifteen_core::mtm::colour_file(i));
+            let t = fifteen_core::mtm::ColourTable::open(&path, fifteen_core::pdb::LoadMode::Mmap)
+                .expect("a table");
+            t.table().verify().expect("sound");
+            std::sync::Arc::new(t)
+        })
+        .collect();
+    for goal in [Board::blank_first(Size::S4X4), Board::blank_last(Size::S4X4)] {
+        let h = fifteen_core::mtm::MtmHeuristic::new(&goal, &tables);
+        let dist = mtm_distances(&goal, 10);
+        let mut at_ten = String::new();
+        for (cells, &d) in &dist {
+            let b = Board::from_cells(Size::S4X4, cells).unwrap();
+            let e = h.estimate(&b);
+            assert!(e <= d, "{b:?}: estimate {e} > distance {d}");
+            if d == 10 && pack(cells).is_multiple_of(500) {
+                at_ten.push_str(&b.to_line());
+                at_ten.push('\n');
+            }
+        }
+        let file = temp_file("mtm-ten.txt", &at_ten);
+        let goal_arg = if goal.blank() == 0 { "blank-first" } else { "blank-last" };
+        let d = dir.to_str().unwrap();
+        let args = ["solve", "--input", file.to_str().unwrap(), "--goal", goal_arg];
+        let run = fifteen(&[&args[..], &["--metric", "mtm", "--json", "--pdb-dir", d]].concat());
+        assert_eq!(run.code, 0, "{run:?}");
+        let mut solved = 0;
+        for line in run.stdout.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(
+                (v["length"].as_u64(), &v["optimal"]),
+                (Some(10), &serde_json::Value::Bool(true))
+            );
+            let board = Board::parse(v["board"].as_str().unwrap(), None).unwrap();
+            assert_mtm_replays(&board, &goal, v["moves"].as_str().unwrap(), 10);
+            solved += 1;
+        }
+        assert!(solved > 100, "{solved}");
+    }
+    let korf = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/instances/korf100.txt");
+    let args = ["solve", "--input", korf, "--goal", "blank-first", "--metric", "mtm", "--json"];
+    let run = fifteen(&[&args[..], &["--pdb-dir", dir.to_str().unwrap()]].concat());
+    assert_eq!(run.code, 0, "{run:?}");
+    let lengths: Vec<u64> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["length"].as_u64().unwrap())
+        .collect();
+    assert_eq!((lengths.len(), lengths.iter().sum::<u64>()), (100, 3206));
 }

@@ -27,8 +27,9 @@ const USAGE: &str =
                 (default 5: one run takes about 0.15 s, and the machine's noise is about 10%)
   --hard        also solve each of ../shared/instances/hardest15.txt in its own process,
                 its search split over 2 threads
-  --mtm         only Korf's 100 in the multi-tile metric (the 4x4 MTM table in --pdb-dir,
-                built there first if missing), one thread, the table warm";
+  --mtm         only Korf's 100 in the multi-tile metric (the 4x4 MTM tables in --pdb-dir,
+                built there first if missing), one thread, the tables warm; with --hard also
+                the 80-move positions and the 16 that need 43 MTM moves (minutes)";
 
 struct Options {
     build: bool,
@@ -71,7 +72,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
     let bin = crate::release_build(root, &["fifteen-cli", "pdb-gen"])?;
     machine();
     if opts.mtm {
-        return crate::bench_mtm::run(root, &bin.join("fifteen"), &opts.pdb_dir);
+        return crate::bench_mtm::run(root, &bin.join("fifteen"), &opts.pdb_dir, opts.hard);
     }
     if opts.build {
         builds(&bin.join("pdb-gen"))?;

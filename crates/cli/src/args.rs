@@ -138,7 +138,7 @@ pub(crate) enum PdbCommand {
         /// Build the default set for boards of this size (WxH), the one `fifteen solve` prefers
         #[arg(long, value_name = "WxH")]
         size: Option<String>,
-        /// With mtm: build the 4x4 multi-tile table (4x4-mtm, 151 MB) instead
+        /// With mtm: build the 4x4 multi-tile tables (4x4-mtm, 3 x 151 MB) instead
         #[arg(long, value_enum, default_value_t = MetricArg::Stm, conflicts_with_all = ["preset", "size"])]
         metric: MetricArg,
         #[command(flatten)]

@@ -482,6 +482,9 @@ impl Reader {
             Ok(goal) => {
                 let named = crate::mtm::stm_heuristic_for(self.metric, self.heuristic, size);
                 let h = choose(named, &goal, &self.pdb)?;
+                if self.metric == fifteen_core::mtm::Metric::Mtm {
+                    crate::mtm::heuristic(&goal, &self.pdb)?;
+                }
                 Ok((goal, h))
             }
             Err(e) => Err(format!("{e:#}")),

@@ -4,20 +4,23 @@
 //! --metric mtm`, or built on first use).
 //!
 //! The MTM heuristic of each goal is built once per process and kept ([`heuristic`]): its
-//! walking-distance tables take milliseconds, the 4x4 table is mapped from its file.
+//! walking-distance tables take milliseconds, the 4x4 tables (the `4x4-mtm` set: one colouring
+//! with the blank on a corner, an edge and a centre cell) are mapped from their files and
+//! checked in full once, as the large single-tile sets are.
 
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use anyhow::Context;
 use fifteen_core::mtm::{
-    COLOUR_FILE, ColourTable, Colouring, Metric, MtmHeuristic, MtmHeuristicKind, bfs_mtm,
-    build_colour_table, format_lines, ida_mtm, lines, parse_lines, replay_lines,
-    write_colour_table,
+    COLOUR_PRESET, ColourTable, Metric, MtmHeuristic, MtmHeuristicKind, bfs_mtm,
+    build_colour_table, colour_file, default_4x4_set, format_lines, ida_mtm, lines, parse_lines,
+    replay_lines, write_colour_table,
 };
+use fifteen_core::pdb::{LoadMode, PdbError};
 use fifteen_core::{
     Algorithm, AnyHeuristic, Board, HeuristicKind, Limits, Problem, SearchError, Size, Solution,
 };
@@ -38,70 +41,128 @@ fn cache() -> &'static Mutex<HashMap<Board, Arc<MtmHeuristic>>> {
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-/// The MTM heuristic for `goal`: on the 4x4, with the colour table found in the database folders
-/// (built on first use into the build folder unless `--no-pdb-build`).
+/// The MTM heuristic for `goal`: on the 4x4, with the colour tables found in the database
+/// folders (built on first use into the build folder unless `--no-pdb-build`).
 pub(crate) fn heuristic(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Arc<MtmHeuristic>> {
     let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
     if let Some(h) = cache.get(goal) {
         return Ok(h.clone());
     }
-    let table = if goal.size() == Size::S4X4 { colour_table(opts)? } else { None };
-    let h = Arc::new(MtmHeuristic::new(goal, table));
+    let tables = if goal.size() == Size::S4X4 { colour_tables(opts)? } else { Vec::new() };
+    let h = Arc::new(MtmHeuristic::new(goal, &tables));
     cache.insert(goal.clone(), h.clone());
     Ok(h)
 }
 
-/// The 4x4 colour table: found, or built on first use; `None` (with a note) if neither.
-fn colour_table(opts: &PdbOpts) -> anyhow::Result<Option<Arc<ColourTable>>> {
+/// The files of the default 4x4 MTM set in `dir`.
+fn set_files(dir: &Path) -> Vec<PathBuf> {
+    (1..=default_4x4_set().len()).map(|i| dir.join(colour_file(i))).collect()
+}
+
+/// Opens the MTM table at `path`, checked in full once (then trusted while its stamp matches),
+/// and checks that it is table `i` of the default set.
+fn open_checked(path: &Path, i: usize, mode: LoadMode) -> anyhow::Result<Arc<ColourTable>> {
+    let open = || -> Result<ColourTable, PdbError> {
+        let t = ColourTable::open(path, mode)?;
+        crate::pdb::check(t.table(), true)?;
+        Ok(t)
+    };
+    let t = open()
+        .map_err(|e| DbError(chain(&e)))
+        .with_context(|| format!("cannot use {}", path.display()))?;
+    let expected = &default_4x4_set()[i];
+    if t.colouring() != expected {
+        return Err(DbError(format!(
+            "{} is not table {} of the {COLOUR_PRESET} set (another colouring or blank cell); rebuild the set with `fifteen pdb build --metric mtm`",
+            path.display(),
+            i + 1
+        ))
+        .into());
+    }
+    Ok(Arc::new(t))
+}
+
+/// The 4x4 colour tables: the first folder with the whole set, or the set built on first use;
+/// none (with a note) if neither.
+fn colour_tables(opts: &PdbOpts) -> anyhow::Result<Vec<Arc<ColourTable>>> {
     let (dirs, build_dir) = search_dirs(opts);
     let mode = opts.pdb_load.mode();
+    // As for the single-tile sets (`pdb/memory.rs`): tables larger than the memory available
+    // would be paged in and out on every lookup.
+    let need: u64 = default_4x4_set().iter().map(|c| c.states() + 4096).sum();
+    if let Some(available) = crate::pdb::memory::available()
+        && need > available
+    {
+        eprintln!(
+            "note: the MTM tables ({COLOUR_PRESET}) need {} MB of memory but {} MB are available; using walking distance alone (slow on hard positions)",
+            need.div_ceil(1_000_000),
+            available / 1_000_000
+        );
+        return Ok(Vec::new());
+    }
     for dir in &dirs {
-        if dir.join(COLOUR_FILE).is_file() {
-            let t = ColourTable::open(dir, mode)
-                .map_err(|e| DbError(chain(&e)))
-                .with_context(|| format!("cannot use {}", dir.join(COLOUR_FILE).display()))?;
-            eprintln!("using the MTM table {}", dir.join(COLOUR_FILE).display());
-            return Ok(Some(Arc::new(t)));
+        let files = set_files(dir);
+        if files.iter().all(|f| f.is_file()) {
+            let tables = files
+                .iter()
+                .enumerate()
+                .map(|(i, f)| open_checked(f, i, mode))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            eprintln!(
+                "using the MTM tables {} ({} files)",
+                dir.join(format!("{COLOUR_PRESET}.p*.pdb")).display(),
+                tables.len()
+            );
+            return Ok(tables);
         }
     }
     let Some(dir) = build_dir.filter(|_| !opts.no_pdb_build) else {
         eprintln!(
-            "note: no MTM table ({COLOUR_FILE}) found; using walking distance alone (slow on hard positions); build it with `fifteen pdb build --metric mtm`"
+            "note: no MTM tables ({COLOUR_PRESET}.p*.pdb) found; using walking distance alone (slow on hard positions); build them with `fifteen pdb build --metric mtm`"
         );
-        return Ok(None);
+        return Ok(Vec::new());
     };
     eprintln!(
-        "no MTM table found; building {COLOUR_FILE} into {} (once, a few minutes of CPU, 151 MB)",
-        dir.display()
+        "no MTM tables found; building {COLOUR_PRESET} into {} (once: about 2 minutes of CPU, {} x 151 MB)",
+        dir.display(),
+        default_4x4_set().len()
     );
     build_into(&dir)?;
-    let t = ColourTable::open(&dir, mode).map_err(|e| DbError(chain(&e)))?;
-    Ok(Some(Arc::new(t)))
+    set_files(&dir).iter().enumerate().map(|(i, f)| open_checked(f, i, mode)).collect()
 }
 
-/// Builds the 4x4 colour table into `dir` (under the folder's lock), with a progress line per
-/// BFS level on a terminal.
+/// Builds the tables of the default 4x4 set that `dir` lacks (or holds damaged, or of another
+/// layout) into it, under the folder's lock, with a progress line per BFS level on a terminal.
 fn build_into(dir: &Path) -> anyhow::Result<std::time::Duration> {
     let _lock = DirLock::acquire(dir).map_err(|e| DbError(format!("{e:#}")))?;
     let took = Instant::now();
-    if dir.join(COLOUR_FILE).is_file() {
-        // Another process built it while this one waited for the lock.
-        return Ok(took.elapsed());
-    }
-    let colouring = Colouring::default_4x4();
-    let total = colouring.states();
+    let set = default_4x4_set();
     let tty = std::io::stderr().is_terminal();
-    let entries = build_colour_table(&colouring, &|depth, seen| {
-        if tty {
-            let pct = 100.0 * seen as f64 / total as f64;
-            eprint!("\r  MTM depth {depth:>2}: {seen:>11} of {total} states ({pct:5.1}%)");
+    for (i, (colouring, path)) in set.iter().zip(set_files(dir)).enumerate() {
+        // Present and sound (another process may have built it while this one waited).
+        if path.is_file() && open_checked(&path, i, LoadMode::Mmap).is_ok() {
+            continue;
         }
-    });
-    if tty {
-        eprintln!();
+        let total = colouring.states();
+        let started = Instant::now();
+        let entries = build_colour_table(colouring, &|depth, seen| {
+            if tty {
+                let pct = 100.0 * seen as f64 / total as f64;
+                eprint!(
+                    "\r  MTM table {} of {}, depth {depth:>2}: {seen:>11} of {total} states ({pct:5.1}%)",
+                    i + 1,
+                    set.len()
+                );
+            }
+        });
+        if tty {
+            eprintln!();
+        }
+        let generator = format!("fifteen {}", env!("CARGO_PKG_VERSION"));
+        write_colour_table(&path, colouring, &entries, &generator)
+            .map_err(|e| DbError(chain(&e)))?;
+        eprintln!("  wrote {} in {:.1?}", path.display(), started.elapsed());
     }
-    let generator = format!("fifteen {}", env!("CARGO_PKG_VERSION"));
-    write_colour_table(dir, &colouring, &entries, &generator).map_err(|e| DbError(chain(&e)))?;
     Ok(took.elapsed())
 }
 
@@ -109,11 +170,15 @@ fn build_into(dir: &Path) -> anyhow::Result<std::time::Duration> {
 pub(crate) fn build(opts: &PdbOpts) -> anyhow::Result<u8> {
     let (_, dir) = search_dirs(opts);
     let dir = dir.ok_or_else(|| DbError("no folder to build in: pass --pdb-dir".into()))?;
-    eprintln!("building the 4x4 MTM table into {}", dir.display());
+    eprintln!("building the 4x4 MTM tables ({COLOUR_PRESET}) into {}", dir.display());
     let took = build_into(&dir)?;
-    let path = dir.join(COLOUR_FILE);
-    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    println!("wrote {} ({bytes} bytes) in {took:.1?}", path.display());
+    let bytes: u64 =
+        set_files(&dir).iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    println!(
+        "{} holds the {COLOUR_PRESET} set ({} files, {bytes} bytes); this build took {took:.1?}",
+        dir.display(),
+        default_4x4_set().len()
+    );
     Ok(exit::OK)
 }
 

@@ -36,7 +36,7 @@ use crate::args::{MetricArg, PdbArgs, PdbCommand, PdbOpts};
 use crate::{exit, install};
 
 mod advice;
-mod memory;
+pub(crate) mod memory;
 
 /// Sets that verify in milliseconds are checked in full every time they are loaded; larger ones
 /// get the header checks at load and a full check with `fifteen pdb verify`.
@@ -239,7 +239,7 @@ pub(crate) fn chain(err: &dyn std::error::Error) -> String {
 }
 
 /// The full check of a table, skipped if `stamped` and its stamp matches (then written anew).
-fn check(table: &PdbTable, stamped: bool) -> Result<(), fifteen_core::pdb::PdbError> {
+pub(crate) fn check(table: &PdbTable, stamped: bool) -> Result<(), fifteen_core::pdb::PdbError> {
     let path = table.path().filter(|_| stamped);
     if let Some(path) = path
         && read_stamp(path).is_some_and(|s| Some(s) == stamp(path, table.header().checksum))

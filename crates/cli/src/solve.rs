@@ -188,6 +188,10 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
     }
     let named = crate::mtm::stm_heuristic(args, goal.size());
     let heuristic = choose(named, &goal, &args.search.pdb)?;
+    if settings.metric == fifteen_core::mtm::Metric::Mtm {
+        // A damaged MTM table ends the run here (exit 6), as a single-tile one does.
+        crate::mtm::heuristic(&goal, &settings.pdb)?;
+    }
     let outcome = watched(&board, &goal, &heuristic, &mut settings, args);
     if args.json {
         let mut record = Record::new(&board, &goal, &outcome, &settings, args);

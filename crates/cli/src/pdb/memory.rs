@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The bytes of memory available, if known.
-pub(super) fn available() -> Option<u64> {
+pub(crate) fn available() -> Option<u64> {
     if let Some(v) = std::env::var_os("FIFTEEN_MEMORY_AVAILABLE") {
         return v.to_str().and_then(|v| v.trim().parse().ok());
     }

@@ -1,44 +1,71 @@
-//! A table of a coloured abstraction in the multi-tile metric: the 4x4's strong MTM heuristic.
+//! Tables of a coloured abstraction in the multi-tile metric: the 4x4's strong MTM heuristic.
 //!
-//! The canonical goal's cells are painted in a few classes (the blank its own); a position's
+//! A table's goal has its cells painted in a few classes (the blank its own); a position's
 //! abstraction paints each tile with the class of its goal cell, so that tiles of one class are
 //! interchangeable. An MTM move of the position is an MTM move of its abstraction, so the
 //! abstraction's MTM distance, found by a BFS over all its states, is a lower bound on the
-//! position's (an abstraction, or homomorphism, never lengthens a path). Unlike the additive
-//! single-tile databases this needs no argument about which moves a pattern pays for: every tile
-//! is in the abstraction, every move costs 1, and two views of one table (the symmetries that put
-//! the goal's blank on the canonical blank: for a square, a map and its transpose) are combined
-//! by their maximum.
+//! position's (an abstraction, or homomorphism, never lengthens a path). Every tile is in the
+//! abstraction and every move costs 1, so no argument about which moves a pattern pays for is
+//! needed; the views of the tables (`views.rs`) are combined by their maximum.
 //!
-//! States are ranked as a multiset permutation: the blank's cell, then for each class but the
-//! last the combination (colex rank) of its cells among the cells left by the classes before it.
-//! The default 4x4 colouring ([`DEFAULT_4X4`], classes of 2, 4, 4 and 5 tiles) has
-//! 16 x C(15,2) x C(13,4) x C(9,4) = 151,351,200 states, one byte each. The table is stored in
-//! the v2 file format with its own entry encoding ([`EntryEncoding::MtmColour`]), so the
-//! single-tile loaders refuse it and [`ColourTable::open`] refuses their files.
+//! **Goals.** A table's goal is the blank-first goal with the blank swapped with the tile of
+//! one cell `e` (the blank-first goal itself for `e = 0`), so that one colouring serves goals
+//! with the blank on a corner, an edge or a centre cell: the default set ([`default_4x4_set`])
+//! is the same colouring ([`DEFAULT_4X4`], Tomas Rokicki's, as the slidy solver uses it) with
+//! its blank moved to cells 0, 1 and 5, so that every position has dual lookups. A file's goal
+//! tells these layouts from the first one (blank-last goal, another ranking), which is refused.
+//!
+//! **Ranking.** A state is ranked lexicographically as a string of classes over the cells
+//! (cell 0 first, the blank's class 0 first), among all strings with the table's class sizes.
+//! That rank splits: the first half of the cells decide where their block of strings starts,
+//! the second half the offset inside it. So with each half written as a base-`k` number (`k`
+//! classes), `rank = hi[first half] + lo[second half]` ([`Ranker`]), and a search keeps the two
+//! numbers up to date move by move instead of ranking afresh. The default colouring (classes of
+//! 1, 2, 4, 5 and 4 cells) has 16! / (2! 4! 5! 4!) = 151,351,200 states, one byte each, and its
+//! half tables 5^8 entries each. The table is stored in the v2 file format with its own entry
+//! encoding ([`EntryEncoding::MtmColour`]), so the single-tile loaders refuse it and
+//! [`ColourTable::open`] refuses their files.
 
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 
-use crate::board::{Board, MAX_CELLS, Size};
+use crate::board::{Board, Size};
 use crate::moves::Dir;
 use crate::pdb::{
     EntryEncoding, LoadMode, PdbError, PdbMeta, PdbTable, UNREACHABLE, encode_header_as,
-    symmetries, write_pdb_file_as,
+    write_pdb_file_as,
 };
 
-/// The file name of the default 4x4 MTM table (preset `4x4-mtm`).
-pub const COLOUR_FILE: &str = "4x4-mtm.p1.pdb";
+/// The preset name of the default 4x4 MTM set; its files are `4x4-mtm.p1.pdb` and so on.
+pub const COLOUR_PRESET: &str = "4x4-mtm";
 
-/// The default 4x4 colouring, by goal cell of the blank-last goal (0 is the blank's class).
-pub const DEFAULT_4X4: [u8; 16] = [1, 1, 2, 2, 3, 3, 2, 2, 3, 4, 4, 4, 3, 4, 4, 0];
+/// The default 4x4 colouring, by cell of the blank-first goal (0 is the blank's class): Tomas
+/// Rokicki's, which the slidy solver uses (there drawn for the blank-last goal, turned here by
+/// a half turn).
+pub const DEFAULT_4X4: [u8; 16] = [0, 4, 4, 3, 4, 4, 3, 3, 2, 2, 3, 3, 2, 2, 1, 1];
 
-/// Binomial coefficients up to 64 choose 64 (values up to 16 cells are all that is used).
-const fn binomials() -> [[u64; MAX_CELLS + 1]; MAX_CELLS + 1] {
-    let mut b = [[0u64; MAX_CELLS + 1]; MAX_CELLS + 1];
+/// The blank cells of the default set's tables, in file order (`.p1` first): a corner, an edge
+/// cell and a centre cell, so that a table serves every cell of the board by a symmetry.
+pub const DEFAULT_4X4_BLANKS: [usize; 5] = [0, 1, 5, 4, 15];
+
+/// The most cells a colouring may have (its states are packed in nibbles).
+pub const MAX_COLOUR_CELLS: usize = 16;
+
+/// The most classes besides the blank's: a class code takes 2 bits.
+pub const MAX_CLASSES: usize = 4;
+
+/// Bits of a cell's class code in a packed board.
+const BITS: u32 = 2;
+
+/// String positions ranked by the low half table (the last ones): 16 bits of index.
+const LO_CELLS: usize = 8;
+
+/// Binomial coefficients up to 20 choose 20.
+const fn binomials() -> [[u64; 21]; 21] {
+    let mut b = [[0u64; 21]; 21];
     let mut n = 0;
     while n <= 20 {
         b[n][0] = 1;
@@ -52,7 +79,7 @@ const fn binomials() -> [[u64; MAX_CELLS + 1]; MAX_CELLS + 1] {
     b
 }
 
-static BINOM: [[u64; MAX_CELLS + 1]; MAX_CELLS + 1] = binomials();
+static BINOM: [[u64; 21]; 21] = binomials();
 
 /// The sizes of the classes of `tiles` tiles whose ends are the bits of `class_ends` (with the
 /// blank's class of 1 first), or `None` if the bits do not end the last class at the last tile.
@@ -83,28 +110,37 @@ pub(crate) fn multinomial(n: usize, sizes: &[u8]) -> u64 {
     total
 }
 
-/// A colouring of a board's canonical goal (blank last): the class of each cell.
+/// The goal of a table whose blank is on cell `e`: the blank-first goal with the blank and
+/// tile `e` swapped.
+pub fn table_goal(size: Size, e: usize) -> Board {
+    let mut cells: Vec<u8> = (0..size.cells() as u8).collect();
+    cells.swap(0, e);
+    Board::from_cells(size, &cells).unwrap_or_else(|_| unreachable!("a permutation of the cells"))
+}
+
+/// A colouring of a table's goal: the class of each cell, the blank's cell in class 0.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Colouring {
     size: Size,
-    /// Class of each canonical cell; 0 only on the blank's cell.
-    cell_class: [u8; MAX_CELLS],
+    /// Class of each goal cell; 0 only on the blank's cell.
+    cell_class: [u8; MAX_COLOUR_CELLS],
     /// Number of cells of each class, the blank's (1) first.
     sizes: Vec<u8>,
-    /// The number of states of each class's combination: `radix[j] = C(cells left, sizes[j])`.
-    radix: Vec<u64>,
+    /// The blank's cell.
+    blank: usize,
 }
 
 impl Colouring {
-    /// The colouring of the blank-last goal of `size` with `class_of_cell` (0 on the last cell
-    /// only, classes numbered from 1 without gaps), or `None` if it is not one.
+    /// The colouring of a `size` goal with `class_of_cell` (0 on the blank's cell only, classes
+    /// numbered from 1 without gaps), or `None` if it is not one, or if the board or the number
+    /// of classes is too large for the ranking's half tables.
     pub fn new(size: Size, class_of_cell: &[u8]) -> Option<Colouring> {
         let n = size.cells();
-        if class_of_cell.len() != n || n > 20 || class_of_cell[n - 1] != 0 {
+        if class_of_cell.len() != n || n > MAX_COLOUR_CELLS {
             return None;
         }
         let classes = *class_of_cell.iter().max()? as usize + 1;
-        if classes > 8 {
+        if !(2..=MAX_CLASSES + 1).contains(&classes) {
             return None;
         }
         let mut sizes = vec![0u8; classes];
@@ -114,20 +150,47 @@ impl Colouring {
         if sizes[0] != 1 || sizes.contains(&0) {
             return None;
         }
-        let mut cell_class = [0u8; MAX_CELLS];
+        let blank = class_of_cell.iter().position(|&c| c == 0)?;
+        let mut cell_class = [0u8; MAX_COLOUR_CELLS];
         cell_class[..n].copy_from_slice(class_of_cell);
-        let mut radix = Vec::new();
-        let mut left = n;
-        for &s in &sizes {
-            radix.push(BINOM[left][s as usize]);
-            left -= s as usize;
-        }
-        Some(Colouring { size, cell_class, sizes, radix })
+        Some(Colouring { size, cell_class, sizes, blank })
     }
 
-    /// The default 4x4 colouring.
+    /// The default 4x4 colouring ([`DEFAULT_4X4`], blank on cell 0).
     pub fn default_4x4() -> Colouring {
         Colouring::new(Size::S4X4, &DEFAULT_4X4).unwrap_or_else(|| unreachable!())
+    }
+
+    /// The same colouring with the blank moved to cell `e` (its class goes to the blank's old
+    /// cell), or `None` if `e` is off the board.
+    pub fn with_blank_at(&self, e: usize) -> Option<Colouring> {
+        let n = self.size.cells();
+        if e >= n {
+            return None;
+        }
+        let mut classes = self.cell_class;
+        classes.swap(self.blank, e);
+        Colouring::new(self.size, &classes[..n])
+    }
+
+    /// The board size.
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// The blank's cell in the goal.
+    pub fn blank(&self) -> usize {
+        self.blank
+    }
+
+    /// The class of each goal cell.
+    pub fn classes(&self) -> &[u8] {
+        &self.cell_class[..self.size.cells()]
+    }
+
+    /// The number of cells of each class, the blank's first.
+    pub fn class_sizes(&self) -> &[u8] {
+        &self.sizes
     }
 
     /// The number of abstract states (table entries).
@@ -135,10 +198,15 @@ impl Colouring {
         multinomial(self.size.cells(), &self.sizes)
     }
 
-    /// The canonical goal (blank last) and its tiles class by class, with the class ends: what
-    /// the file header records.
+    /// The table's goal ([`table_goal`]).
+    pub fn goal(&self) -> Board {
+        table_goal(self.size, self.blank)
+    }
+
+    /// The goal and its tiles class by class, with the class ends: what the file header
+    /// records.
     fn header_parts(&self) -> (Board, Vec<u8>, u64) {
-        let goal = Board::blank_last(self.size);
+        let goal = self.goal();
         let mut tiles = Vec::new();
         let mut ends = 0u64;
         for class in 1..self.sizes.len() as u8 {
@@ -152,12 +220,18 @@ impl Colouring {
         (goal, tiles, ends)
     }
 
-    /// The colouring a file header describes.
-    fn from_header(goal: &Board, tiles: &[u8], class_ends: u64) -> Option<Colouring> {
-        if *goal != Board::blank_last(goal.size()) {
-            return None;
+    /// The colouring a file header describes, or why it is not one this version reads.
+    fn from_header(goal: &Board, tiles: &[u8], class_ends: u64) -> Result<Colouring, String> {
+        let size = goal.size();
+        if *goal != table_goal(size, goal.blank()) {
+            if *goal == Board::blank_last(size) {
+                return Err("the table has the layout of an older version of fifteen (a blank-last goal, ranked otherwise); rebuild it with `fifteen pdb build --metric mtm`".to_string());
+            }
+            return Err(
+                "the goal is not the blank-first goal with the blank moved to one cell".to_string()
+            );
         }
-        let mut class_of_cell = vec![0u8; goal.size().cells()];
+        let mut class_of_cell = vec![0u8; size.cells()];
         let mut class = 1u8;
         for (i, &t) in tiles.iter().enumerate() {
             class_of_cell[goal.position(t)] = class;
@@ -165,151 +239,354 @@ impl Colouring {
                 class += 1;
             }
         }
-        Colouring::new(goal.size(), &class_of_cell)
+        Colouring::new(size, &class_of_cell).ok_or_else(|| {
+            format!(
+                "the colour classes are not a colouring this version ranks (at most {MAX_COLOUR_CELLS} cells and {MAX_CLASSES} classes besides the blank's)"
+            )
+        })
     }
 
-    /// The rank of a colour array (the class on each canonical cell).
-    #[inline(always)]
-    fn rank(&self, colours: impl Fn(usize) -> u8) -> u64 {
-        let last = self.sizes.len() - 1;
-        let mut pos = [0usize; 8];
-        let mut cnt = [0usize; 8];
-        let mut digit = [0u64; 8];
-        for y in 0..self.size.cells() {
-            let c = colours(y) as usize;
-            for j in 0..=c.min(last - 1) {
-                if j == c {
-                    cnt[j] += 1;
-                    digit[j] += BINOM[pos[j]][cnt[j]];
-                }
-                pos[j] += 1;
-            }
-        }
-        let mut idx = 0u64;
-        for (r, d) in self.radix[..last].iter().zip(digit) {
-            idx = idx * r + d;
-        }
-        idx
-    }
-
-    /// The colour array of state `idx`.
-    fn unrank(&self, mut idx: u64, out: &mut [u8]) {
-        let n = self.size.cells();
-        let last = self.sizes.len() - 1;
-        let mut digits = [0u64; 8];
-        for j in (0..last).rev() {
-            digits[j] = idx % self.radix[j];
-            idx /= self.radix[j];
-        }
-        out[..n].fill(last as u8);
-        // The cells no class has taken yet, in order (no allocation: this runs per state).
-        let mut free = [0u8; MAX_CELLS];
-        for (k, f) in free.iter_mut().enumerate().take(n) {
-            *f = k as u8;
-        }
-        let mut left = n;
-        for (j, &digit) in digits[..last].iter().enumerate() {
-            let mut r = digit;
-            let mut members = [false; MAX_CELLS];
-            let mut p = left;
-            for i in (1..=self.sizes[j] as usize).rev() {
-                p -= 1;
-                while BINOM[p][i] > r {
-                    p -= 1;
-                }
-                r -= BINOM[p][i];
-                members[p] = true;
-            }
-            let mut kept = 0;
-            for k in 0..left {
-                let cell = free[k];
-                if members[k] {
-                    out[cell as usize] = j as u8;
-                } else {
-                    free[kept] = cell;
-                    kept += 1;
-                }
-            }
-            left = kept;
-        }
+    /// The ranker of this colouring's class sizes (shared between colourings of equal sizes).
+    pub(crate) fn ranker(&self) -> Arc<Ranker> {
+        Ranker::shared(self.size.cells(), &self.sizes)
     }
 }
 
+/// The rank of a colour table's goal state, from its file header's goal, tiles and class ends
+/// (the file check's), or why the header is not a colour table this version reads.
+pub(crate) fn goal_rank(goal: &Board, tiles: &[u8], class_ends: u64) -> Result<u64, String> {
+    let c = Colouring::from_header(goal, tiles, class_ends)?;
+    Ok(c.ranker().rank(c.classes()))
+}
+
+/// The rank of colour states (see the module docs): `index(v, p) = (hi[s >> 16] +
+/// lo[s & 0xFFFF]) * n + p`, where `v` is the state's *packed board* (each cell's class code,
+/// the class minus one and 0 for the blank, in [`Ranker::weight`] place values: 2 bits a
+/// cell, cell 0 highest), `p` the blank's cell and `s` the packed board with the blank's field
+/// taken out: the string of the other cells' classes, its last 8 in the low 16 bits. Every
+/// shift is by a constant, and the two tables hold 4^7 and 4^8 entries for the 4x4.
+#[derive(Debug)]
+pub(crate) struct Ranker {
+    n: usize,
+    /// Classes other than the blank's.
+    k: usize,
+    /// Class sizes, the blank's first.
+    sizes: Vec<u8>,
+    /// String positions in the low half.
+    lo_cells: usize,
+    hi: Vec<u32>,
+    /// At most 8 positions, so at most 8! = 40,320 strings: 16 bits.
+    lo: Vec<u16>,
+}
+
+impl Ranker {
+    /// The ranker of `n` cells with classes of `sizes`, built once per process.
+    fn shared(n: usize, sizes: &[u8]) -> Arc<Ranker> {
+        static ALL: OnceLock<Mutex<Vec<Arc<Ranker>>>> = OnceLock::new();
+        let all = ALL.get_or_init(|| Mutex::new(Vec::new()));
+        let mut all = all.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = all.iter().find(|r| r.n == n && r.sizes == sizes) {
+            return r.clone();
+        }
+        let r = Arc::new(Ranker::new(n, sizes));
+        all.push(r.clone());
+        r
+    }
+
+    fn new(n: usize, sizes: &[u8]) -> Ranker {
+        let k = sizes.len() - 1;
+        let bits = BITS;
+        let m = n - 1;
+        let lo_cells = m.min(LO_CELLS);
+        let hi_cells = m - lo_cells;
+        let tally: Vec<u8> = sizes[1..].to_vec();
+        // The first half of the string: where the block of its strings starts (0 where the half
+        // has more of a class than there are, or a code that is no class).
+        let hi = (0..1usize << (bits as usize * hi_cells))
+            .into_par_iter()
+            .map(|h| {
+                let codes = codes_of(h, bits, hi_cells);
+                let mut left = [0u8; 8];
+                left[..k].copy_from_slice(&tally);
+                prefix_rank(&codes[..hi_cells], &mut left, m).unwrap_or(0) as u32
+            })
+            .collect();
+        // The second half: its rank among the strings of its own classes.
+        let lo = (0..1usize << (bits as usize * lo_cells))
+            .into_par_iter()
+            .map(|l| {
+                let codes = codes_of(l, bits, lo_cells);
+                let Some(mut own) = counts(&codes[..lo_cells], &tally) else { return 0 };
+                prefix_rank(&codes[..lo_cells], &mut own, lo_cells).unwrap_or(0) as u16
+            })
+            .collect();
+        Ranker { n, k, sizes: sizes.to_vec(), lo_cells, hi, lo }
+    }
+
+    /// The place value of cell `c` in a packed board.
+    #[inline(always)]
+    pub(crate) fn weight(&self, c: usize) -> u64 {
+        1 << (BITS as usize * (self.n - 1 - c))
+    }
+
+    /// The mask of the fields after cell `p`'s in a packed board.
+    #[inline(always)]
+    pub(crate) fn keep(&self, p: usize) -> u32 {
+        (1u32 << (BITS as usize * (self.n - 1 - p))) - 1
+    }
+
+    /// The rank of the state with packed board `v` and the blank on `p`.
+    #[inline(always)]
+    pub(crate) fn index(&self, v: u64, p: usize) -> u64 {
+        self.index_keep(v as u32, self.keep(p), p as u8)
+    }
+
+    /// [`Ranker::index`] with the blank's [`Ranker::keep`] given.
+    #[inline(always)]
+    pub(crate) fn index_keep(&self, v: u32, keep: u32, p: u8) -> u64 {
+        // The fields before the blank's move down over it.
+        let s = (v >> BITS) & !keep | v & keep;
+        let r = u64::from(self.hi[(s >> 16) as usize]) + u64::from(self.lo[(s & 0xFFFF) as usize]);
+        r * self.n as u64 + u64::from(p)
+    }
+
+    /// The packed board of a board of classes.
+    pub(crate) fn pack(&self, classes: &[u8]) -> u64 {
+        (0..self.n).map(|c| u64::from(classes[c].saturating_sub(1)) * self.weight(c)).sum()
+    }
+
+    /// The rank of a board of classes (one 0, the blank).
+    pub(crate) fn rank(&self, classes: &[u8]) -> u64 {
+        let p = classes.iter().position(|&c| c == 0).unwrap_or(0);
+        self.index(self.pack(classes), p)
+    }
+}
+
+/// The `len` codes of `bits` bits each in `x`, the first highest.
+fn codes_of(x: usize, bits: u32, len: usize) -> [u8; MAX_COLOUR_CELLS] {
+    let mut d = [0u8; MAX_COLOUR_CELLS];
+    for (i, c) in d.iter_mut().enumerate().take(len) {
+        *c = (x >> (bits as usize * (len - 1 - i)) & ((1 << bits) - 1)) as u8;
+    }
+    d
+}
+
+/// How many of each class `codes` hold, or `None` if a code is no class or more of a class
+/// than `tally` has.
+fn counts(codes: &[u8], tally: &[u8]) -> Option<[u8; 8]> {
+    let mut own = [0u8; 8];
+    for &c in codes {
+        let c = c as usize;
+        if c >= tally.len() || own[c] == tally[c] {
+            return None;
+        }
+        own[c] += 1;
+    }
+    Some(own)
+}
+
+/// The number of strings of the classes `left` (of `n` cells in all) that come before those
+/// starting with `codes`, lexicographically; `left` loses the codes' classes. `None` if the
+/// codes use more of a class than `left` has.
+fn prefix_rank(codes: &[u8], left: &mut [u8; 8], n: usize) -> Option<u64> {
+    let mut rank = 0u64;
+    let mut cells = n;
+    for &d in codes {
+        let d = d as usize;
+        if d >= 8 || left[d] == 0 {
+            return None;
+        }
+        cells -= 1;
+        for s in 0..d {
+            if left[s] > 0 {
+                left[s] -= 1;
+                rank += multinomial(cells, left);
+                left[s] += 1;
+            }
+        }
+        left[d] -= 1;
+    }
+    Some(rank)
+}
+
 /// Builds the MTM table of `colouring` by a parallel BFS from its goal; `progress(depth,
-/// states)` is called after each level. Entries are distances ([`UNREACHABLE`] for the half of
-/// the states of the wrong parity).
+/// states)` is called after each level. Entries are distances (every state is reachable when
+/// some class has two cells or more; [`UNREACHABLE`] otherwise).
+///
+/// States are visited block by block (a first half of the string, then every second half that
+/// completes it, then every cell of the blank, in rank order), so that no state is unranked. A
+/// level pushes from its states while they are fewer than the states not yet reached, then
+/// pulls: each unreached state looks for a neighbour on the level.
 pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + Sync)) -> Vec<u8> {
+    let ranker = colouring.ranker();
+    let blocks = Blocks::new(&ranker);
     let total = colouring.states() as usize;
     let table: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNREACHABLE)).collect();
     let size = colouring.size;
     let n = size.cells();
-    let goal_idx = colouring.rank(|y| colouring.cell_class[y]);
-    table[goal_idx as usize].store(0, Ordering::Relaxed);
-    let mut depth = 0u8;
-    let mut seen = 1u64;
-    progress(0, seen);
+    let m = n - 1;
+    let hi_cells = m - ranker.lo_cells;
+    let goal = ranker.rank(colouring.classes()) as usize;
+    table[goal].store(0, Ordering::Relaxed);
     let neighbours: Vec<[Option<usize>; 4]> =
         (0..n).map(|c| Dir::ALL.map(|d| d.neighbor(size, c))).collect();
-    loop {
-        let found = AtomicU64::new(0);
-        table.par_chunks(1 << 16).enumerate().for_each(|(chunk, entries)| {
-            let mut colours = [0u8; MAX_CELLS];
-            let mut new = 0u64;
-            for (k, e) in entries.iter().enumerate() {
-                if e.load(Ordering::Relaxed) != depth {
-                    continue;
-                }
-                colouring.unrank(((chunk << 16) + k) as u64, &mut colours);
-                let blank = colours[..n].iter().position(|&c| c == 0).unwrap_or(0);
-                for d in Dir::ALL {
-                    let d = d as usize;
-                    let mut cur = colours;
-                    let mut b = blank;
-                    while let Some(to) = neighbours[b][d] {
-                        cur[b] = cur[to];
-                        cur[to] = 0;
-                        b = to;
-                        let j = colouring.rank(|y| cur[y]) as usize;
-                        if table[j].load(Ordering::Relaxed) == UNREACHABLE {
-                            table[j].store(depth + 1, Ordering::Relaxed);
+    let mut depth = 0u8;
+    let mut seen = 1u64;
+    let mut frontier = 1u64;
+    progress(0, seen);
+    while depth < UNREACHABLE - 1 {
+        let pull = frontier > total as u64 - seen;
+        let found: u64 = blocks
+            .prefixes
+            .par_iter()
+            .map(|&(hi_value, start, list)| {
+                let suffixes = &blocks.suffixes[list as usize];
+                let first = codes_of(hi_value as usize, BITS, hi_cells);
+                let mut string = [0u8; MAX_COLOUR_CELLS];
+                string[..hi_cells].copy_from_slice(&first[..hi_cells]);
+                let mut new = 0u64;
+                for (j, &lo_value) in suffixes.iter().enumerate() {
+                    let base = (start as usize + j) * n;
+                    let entries = &table[base..base + n];
+                    if entries.iter().all(|e| {
+                        let e = e.load(Ordering::Relaxed);
+                        if pull { e != UNREACHABLE } else { e != depth }
+                    }) {
+                        continue;
+                    }
+                    let second = codes_of(lo_value as usize, BITS, m - hi_cells);
+                    string[hi_cells..m].copy_from_slice(&second[..m - hi_cells]);
+                    for (p, entry) in entries.iter().enumerate() {
+                        let e = entry.load(Ordering::Relaxed);
+                        if (pull && e != UNREACHABLE) || (!pull && e != depth) {
+                            continue;
+                        }
+                        // The board: the string with the blank inserted on `p`.
+                        let mut classes = [0u8; MAX_COLOUR_CELLS];
+                        for c in 0..n {
+                            classes[c] = match c.cmp(&p) {
+                                std::cmp::Ordering::Less => string[c] + 1,
+                                std::cmp::Ordering::Equal => 0,
+                                std::cmp::Ordering::Greater => string[c - 1] + 1,
+                            };
+                        }
+                        let v = ranker.pack(&classes);
+                        let hit = for_each_neighbour(&ranker, &neighbours, &classes, p, v, |j| {
+                            let e = &table[j as usize];
+                            if pull {
+                                e.load(Ordering::Relaxed) == depth
+                            } else {
+                                if e.load(Ordering::Relaxed) == UNREACHABLE {
+                                    e.store(depth + 1, Ordering::Relaxed);
+                                }
+                                false
+                            }
+                        });
+                        if pull && hit {
+                            entry.store(depth + 1, Ordering::Relaxed);
                             new += 1;
                         }
                     }
                 }
-            }
-            found.fetch_add(new, Ordering::Relaxed);
-        });
-        // Two threads may both count a state they reached at once; recount exactly.
-        let new = table.par_iter().filter(|e| e.load(Ordering::Relaxed) == depth + 1).count();
-        let _ = found.into_inner();
+                new
+            })
+            .sum();
+        // A push may store a state twice from two threads: count the level exactly.
+        let new = if pull {
+            found
+        } else {
+            table.par_iter().filter(|e| e.load(Ordering::Relaxed) == depth + 1).count() as u64
+        };
         if new == 0 {
             break;
         }
         depth += 1;
-        seen += new as u64;
+        seen += new;
+        frontier = new;
         progress(depth, seen);
     }
     table.into_iter().map(AtomicU8::into_inner).collect()
 }
 
-/// A loaded MTM colour table and the views it serves a goal through.
+/// Calls `f` on the rank of every MTM neighbour of the state `classes` (blank on `blank`,
+/// packed board `v`) until it returns true; returns whether it did.
+#[inline(always)]
+fn for_each_neighbour(
+    ranker: &Ranker,
+    neighbours: &[[Option<usize>; 4]],
+    classes: &[u8; MAX_COLOUR_CELLS],
+    blank: usize,
+    v: u64,
+    mut f: impl FnMut(u64) -> bool,
+) -> bool {
+    for d in Dir::ALL {
+        let mut b = blank;
+        let mut v = v;
+        while let Some(to) = neighbours[b][d as usize] {
+            // The class on `to` slides onto `b`; the blank's code is 0.
+            let c = u64::from(classes[to] - 1);
+            v = v.wrapping_add(c.wrapping_mul(ranker.weight(b).wrapping_sub(ranker.weight(to))));
+            b = to;
+            if f(ranker.index(v, b)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The strings of a colouring in rank order, block by block: each valid first half (its
+/// packed value and the rank its block starts at) with the list of second halves that complete
+/// it, in order.
+struct Blocks {
+    prefixes: Vec<(u32, u64, u32)>,
+    suffixes: Vec<Vec<u32>>,
+}
+
+impl Blocks {
+    fn new(r: &Ranker) -> Blocks {
+        let m = r.n - 1;
+        let tally = &r.sizes[1..];
+        // Second halves grouped by their class counts, each group in increasing order (which
+        // is lexicographic order).
+        let mut groups: std::collections::HashMap<[u8; 8], u32> = Default::default();
+        let mut suffixes: Vec<Vec<u32>> = Vec::new();
+        for l in 0..1usize << (BITS as usize * r.lo_cells) {
+            let codes = codes_of(l, BITS, r.lo_cells);
+            let Some(own) = counts(&codes[..r.lo_cells], tally) else { continue };
+            let g = *groups.entry(own).or_insert_with(|| {
+                suffixes.push(Vec::new());
+                (suffixes.len() - 1) as u32
+            });
+            suffixes[g as usize].push(l as u32);
+        }
+        let mut prefixes = Vec::new();
+        let hi_cells = m - r.lo_cells;
+        for h in 0..1usize << (BITS as usize * hi_cells) {
+            let codes = codes_of(h, BITS, hi_cells);
+            let Some(own) = counts(&codes[..hi_cells], tally) else { continue };
+            let mut rest = [0u8; 8];
+            for c in 0..r.k {
+                rest[c] = tally[c] - own[c];
+            }
+            if let Some(&g) = groups.get(&rest) {
+                prefixes.push((h as u32, u64::from(r.hi[h]), g));
+            }
+        }
+        Blocks { prefixes, suffixes }
+    }
+}
+
+/// A loaded MTM colour table.
 #[derive(Clone, Debug)]
 pub struct ColourTable {
     colouring: Colouring,
     table: Arc<PdbTable>,
 }
 
-/// The way one goal looks a position up in a [`ColourTable`].
-#[derive(Clone, Debug)]
-pub(crate) struct ColourView {
-    /// The position's cell shown on each canonical cell.
-    inv: [u8; MAX_CELLS],
-    /// The class each of the position's tiles plays.
-    tile_class: [u8; MAX_CELLS],
-}
-
 impl ColourTable {
-    /// Wraps a table read from a file or from bytes, checking that it is an MTM colour table.
+    /// Wraps a table read from a file or from bytes, checking that it is an MTM colour table
+    /// of a layout this version reads.
     pub fn from_table(table: Arc<PdbTable>) -> Result<ColourTable, PdbError> {
         let header = table.header();
         let EntryEncoding::MtmColour { class_ends } = header.encoding else {
@@ -320,21 +597,24 @@ impl ColourTable {
             });
         };
         let colouring = Colouring::from_header(table.goal(), &header.tiles, class_ends)
-            .ok_or_else(|| PdbError::BadPattern {
-                reason: "the colour classes do not describe a blank-last goal".to_string(),
-            })?;
+            .map_err(|reason| PdbError::BadPattern { reason })?;
         Ok(ColourTable { colouring, table })
     }
 
-    /// Opens `dir/`[`COLOUR_FILE`].
-    pub fn open(dir: &Path, mode: LoadMode) -> Result<ColourTable, PdbError> {
-        ColourTable::from_table(Arc::new(PdbTable::open(&dir.join(COLOUR_FILE), mode)?))
+    /// Opens the table at `path`.
+    pub fn open(path: &Path, mode: LoadMode) -> Result<ColourTable, PdbError> {
+        ColourTable::from_table(Arc::new(PdbTable::open(path, mode)?))
     }
 
     /// A table from entries built in memory (tests, and small boards).
     pub fn from_entries(colouring: &Colouring, entries: Vec<u8>) -> Result<ColourTable, PdbError> {
         let bytes = encode_file(colouring, &entries)?;
         ColourTable::from_table(Arc::new(PdbTable::from_vec(bytes)?))
+    }
+
+    /// The colouring.
+    pub fn colouring(&self) -> &Colouring {
+        &self.colouring
     }
 
     /// The board size.
@@ -352,40 +632,25 @@ impl ColourTable {
         &self.table
     }
 
-    /// The views through which this table serves `goal`: every symmetry of the board that puts
-    /// the goal's blank on the canonical blank. Empty if the goal is of another size or its
-    /// blank is not on a corner.
-    pub(crate) fn views(&self, goal: &Board) -> Vec<ColourView> {
-        let size = self.colouring.size;
-        if goal.size() != size {
-            return Vec::new();
-        }
-        let n = size.cells();
-        let canonical_blank = n - 1;
-        let mut out = Vec::new();
-        for s in symmetries(size) {
-            if s[goal.blank()] as usize != canonical_blank {
-                continue;
-            }
-            let mut inv = [0u8; MAX_CELLS];
-            let mut tile_class = [0u8; MAX_CELLS];
-            for x in 0..n {
-                inv[s[x] as usize] = x as u8;
-            }
-            for (x, &t) in goal.cells().iter().enumerate() {
-                tile_class[t as usize] = self.colouring.cell_class[s[x] as usize];
-            }
-            out.push(ColourView { inv, tile_class });
-        }
-        out
-    }
-
-    /// The table's estimate of `cells` through `view`.
+    /// The entries, in rank order.
     #[inline(always)]
-    pub(crate) fn lookup(&self, view: &ColourView, cells: &[u8]) -> u32 {
-        let idx = self.colouring.rank(|y| view.tile_class[cells[view.inv[y] as usize] as usize]);
-        u32::from(self.table.get(idx))
+    pub(crate) fn entries(&self) -> &[u8] {
+        self.table.entries()
     }
+}
+
+/// The file name of table `i` (from 1) of the default set.
+pub fn colour_file(i: usize) -> String {
+    format!("{COLOUR_PRESET}.p{i}.pdb")
+}
+
+/// The colourings of the default 4x4 set, in file order.
+pub fn default_4x4_set() -> Vec<Colouring> {
+    let base = Colouring::default_4x4();
+    DEFAULT_4X4_BLANKS
+        .iter()
+        .map(|&e| base.with_blank_at(e).unwrap_or_else(|| unreachable!("a cell of the 4x4")))
+        .collect()
 }
 
 /// The whole file for `entries` of `colouring`.
@@ -401,9 +666,9 @@ fn encode_file(colouring: &Colouring, entries: &[u8]) -> Result<Vec<u8>, PdbErro
     Ok(bytes)
 }
 
-/// Writes `entries` of `colouring` to `dir/`[`COLOUR_FILE`] (whole or not at all).
+/// Writes `entries` of `colouring` to `path` (whole or not at all).
 pub fn write_colour_table(
-    dir: &Path,
+    path: &Path,
     colouring: &Colouring,
     entries: &[u8],
     generator: &str,
@@ -413,12 +678,5 @@ pub fn write_colour_table(
         generator: generator.to_string(),
         preset: Some(format!("{}-mtm", colouring.size)),
     };
-    write_pdb_file_as(
-        &dir.join(COLOUR_FILE),
-        &goal,
-        &tiles,
-        EntryEncoding::MtmColour { class_ends },
-        &meta,
-        entries,
-    )
+    write_pdb_file_as(path, &goal, &tiles, EntryEncoding::MtmColour { class_ends }, &meta, entries)
 }

@@ -12,21 +12,26 @@
 //! notation), followed by the count when it is more than one: `R3D2LU`, or spaced `R3 D2 L U`.
 //! A parser of this form also reads moves written out (`RRRDDLU`), each letter a line of one.
 //!
-//! The searches live in [`search`](self::ida_mtm); the admissible MTM heuristics in `wd`
-//! (walking distance counting line moves, any board up to a table size) and `colour` (a table
-//! of a coloured abstraction of the 4x4, built in the MTM metric).
+//! The searches live in `search` ([`ida_mtm`], [`bfs_mtm`]) and `ida` (IDA* with colour
+//! tables); the admissible MTM heuristics in `wd` (walking distance counting line moves, any
+//! board up to a table size), `colour` (tables of a coloured abstraction of the 4x4, built in
+//! the MTM metric) and `views` (their regular and dual views, ranked move by move).
 
 mod colour;
+mod ida;
 mod search;
+mod views;
 mod wd;
 
 #[cfg(test)]
 mod tests;
 
 pub use colour::{
-    COLOUR_FILE, ColourTable, Colouring, DEFAULT_4X4, build_colour_table, write_colour_table,
+    COLOUR_PRESET, ColourTable, Colouring, DEFAULT_4X4, DEFAULT_4X4_BLANKS, MAX_CLASSES,
+    MAX_COLOUR_CELLS, build_colour_table, colour_file, default_4x4_set, table_goal,
+    write_colour_table,
 };
-pub(crate) use colour::{class_sizes, multinomial};
+pub(crate) use colour::{class_sizes, goal_rank, multinomial};
 pub use search::{MtmHeuristic, MtmHeuristicKind, bfs_mtm, ida_mtm, mtm_lower_bound};
 pub use wd::WalkingDistance;
 

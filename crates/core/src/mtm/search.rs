@@ -12,7 +12,8 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::colour::{ColourTable, ColourView};
+use super::colour::ColourTable;
+use super::views::ColourViews;
 use super::wd::WalkingDistance;
 use crate::board::{Board, MAX_CELLS};
 use crate::moves::Dir;
@@ -21,7 +22,7 @@ use crate::search::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 /// Which admissible MTM estimate a [`MtmHeuristic`] uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MtmHeuristicKind {
-    /// The colour table (4x4) with walking distance.
+    /// Colour tables (4x4), through their regular and dual views.
     Colour,
     /// Walking distance counting line moves.
     WalkingDistance,
@@ -30,23 +31,22 @@ pub enum MtmHeuristicKind {
     Bound,
 }
 
-/// An admissible MTM estimate: the maximum of the colour table's views (when one serves the
-/// goal) and the walking distance (when its tables fit), else a per-axis taxicab bound.
+/// An admissible MTM estimate: the maximum over the colour tables' views when tables serve the
+/// goal, else the walking distance when its tables fit, else a per-axis taxicab bound.
 #[derive(Clone, Debug)]
 pub struct MtmHeuristic {
     goal: Board,
     wd: Option<Arc<WalkingDistance>>,
-    colour: Option<(Arc<ColourTable>, Vec<ColourView>)>,
+    colour: Option<Arc<ColourViews>>,
 }
 
 impl MtmHeuristic {
-    /// The estimate for `goal`, with `colour` if it serves the goal.
-    pub fn new(goal: &Board, colour: Option<Arc<ColourTable>>) -> MtmHeuristic {
-        let wd = WalkingDistance::new(goal).map(Arc::new);
-        let colour = colour.and_then(|t| {
-            let views = t.views(goal);
-            (!views.is_empty()).then_some((t, views))
-        });
+    /// The estimate for `goal`, with those of `tables` that serve it (tables of another size
+    /// are ignored).
+    pub fn new(goal: &Board, tables: &[Arc<ColourTable>]) -> MtmHeuristic {
+        let colour = ColourViews::new(goal, tables).map(Arc::new);
+        // With tables, walking distance adds nothing (docs/performance.md).
+        let wd = if colour.is_some() { None } else { WalkingDistance::new(goal).map(Arc::new) };
         MtmHeuristic { goal: goal.clone(), wd, colour }
     }
 
@@ -61,13 +61,16 @@ impl MtmHeuristic {
 
     /// A name for output.
     pub fn name(&self) -> String {
-        match self.kind() {
-            MtmHeuristicKind::Colour => {
-                let views = self.colour.as_ref().map_or(0, |(_, v)| v.len());
-                format!("mtm colour table ({views} views) + walking distance")
+        match (self.kind(), &self.colour) {
+            (MtmHeuristicKind::Colour, Some(c)) => {
+                let (regular, duals) = c.counts();
+                format!(
+                    "mtm colour tables ({} tables, {regular} views, up to {duals} dual)",
+                    c.tables().len()
+                )
             }
-            MtmHeuristicKind::WalkingDistance => "mtm walking distance".to_string(),
-            MtmHeuristicKind::Bound => "mtm taxicab bound".to_string(),
+            (MtmHeuristicKind::WalkingDistance, _) => "mtm walking distance".to_string(),
+            _ => "mtm taxicab bound".to_string(),
         }
     }
 
@@ -78,6 +81,9 @@ impl MtmHeuristic {
 
     /// The estimate for `board`: a proven lower bound on its MTM distance to the goal.
     pub fn estimate(&self, board: &Board) -> u32 {
+        if let Some(c) = &self.colour {
+            return c.estimate(board.cells());
+        }
         let st = self.start(board.cells());
         self.h(st, board.cells())
     }
@@ -94,28 +100,13 @@ impl MtmHeuristic {
         }
     }
 
+    /// The walking distance, or else the taxicab bound (searches without tables).
     #[inline(always)]
     fn h(&self, st: (u32, u32), cells: &[u8]) -> u32 {
-        self.h_above(st, cells, u32::MAX)
-    }
-
-    /// The estimate, or any value above `enough` once one part exceeds it: the cheap walking
-    /// distance first, then each view's table read only while none has pruned the node.
-    #[inline(always)]
-    fn h_above(&self, st: (u32, u32), cells: &[u8], enough: u32) -> u32 {
-        let mut h = match &self.wd {
+        match &self.wd {
             Some(wd) => wd.h(st),
             None => self.taxicab_bound(cells),
-        };
-        if let Some((table, views)) = &self.colour {
-            for v in views {
-                if h > enough {
-                    return h;
-                }
-                h = h.max(table.lookup(v, cells));
-            }
         }
-        h
     }
 
     /// Per axis, the tiles' taxicab distance along it divided by the longest slide on it,
@@ -191,9 +182,7 @@ impl Ida<'_> {
                     self.stop = Some(kind);
                     return Step::Next(u32::MAX);
                 }
-                // Any estimate above the bound's room prunes alike.
-                let room = bound.saturating_sub(g + 1);
-                let h = self.h.h_above(s, &self.cells[..self.n], room);
+                let h = self.h.h(s, &self.cells[..self.n]);
                 let f = g + 1 + h;
                 if f <= bound {
                     if h == 0 && self.cells[..self.n] == self.goal[..self.n] {
@@ -231,6 +220,11 @@ pub fn ida_mtm(
     h: &MtmHeuristic,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
+    if let Some(views) = &h.colour
+        && problem.start().size() == h.goal.size()
+    {
+        return super::ida::ida_colour(problem, views, limits);
+    }
     let started = Instant::now();
     let start = problem.start();
     let size = start.size();

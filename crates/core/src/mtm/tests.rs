@@ -68,7 +68,7 @@ fn exhaustive_3x3_matches_an_mtm_bfs() {
     // wiki's table of God's numbers).
     let max = *dist.values().max().unwrap();
     assert_eq!(max, 24);
-    let h = MtmHeuristic::new(&goal, None);
+    let h = MtmHeuristic::new(&goal, &[]);
     assert_eq!(h.kind(), MtmHeuristicKind::WalkingDistance);
     for (cells, &d) in &dist {
         let start = Board::from_cells(Size::S3X3, cells).unwrap();
@@ -90,28 +90,167 @@ fn bfs_mtm_agrees_with_the_test_bfs() {
     }
 }
 
-/// A coarse 4x4 colouring (about 0.5 M states) that tests can build in a second.
-fn small_4x4() -> Colouring {
-    Colouring::new(Size::S4X4, &[1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0]).unwrap()
+/// Every string of `sizes[k]` copies of each class `k` on `n` cells (to sort into the colour
+/// tables' rank order: an independent ranking to check theirs against).
+fn all_strings(n: usize, sizes: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut left = sizes.to_vec();
+    let mut cur = Vec::new();
+    fn rec(n: usize, left: &mut Vec<u8>, cur: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+        if cur.len() == n {
+            out.push(cur.clone());
+            return;
+        }
+        for k in 0..left.len() {
+            if left[k] > 0 {
+                left[k] -= 1;
+                cur.push(k as u8);
+                rec(n, left, cur, out);
+                cur.pop();
+                left[k] += 1;
+            }
+        }
+    }
+    rec(n, &mut left, &mut cur, &mut out);
+    out
+}
+
+/// MTM distances in the abstraction of `colouring` (strings of classes, the blank class 0), by
+/// a BFS over the strings written here.
+fn abstract_bfs(colouring: &Colouring) -> HashMap<Vec<u8>, u8> {
+    let classes = colouring.classes().to_vec();
+    let size = colouring.size();
+    let (w, h) = (size.width() as i32, size.height() as i32);
+    let mut dist = HashMap::from([(classes.clone(), 0u8)]);
+    let mut frontier = vec![classes];
+    let mut depth = 0;
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for s in &frontier {
+            let blank = s.iter().position(|&c| c == 0).unwrap() as i32;
+            for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                let (mut r, mut c, mut cur) = (blank / w, blank % w, s.clone());
+                while (0..h).contains(&(r + dr)) && (0..w).contains(&(c + dc)) {
+                    cur.swap((r * w + c) as usize, ((r + dr) * w + c + dc) as usize);
+                    (r, c) = (r + dr, c + dc);
+                    if !dist.contains_key(&cur) {
+                        dist.insert(cur.clone(), depth + 1);
+                        next.push(cur.clone());
+                    }
+                }
+            }
+        }
+        frontier = next;
+        depth += 1;
+    }
+    dist
+}
+
+/// A 3x3 colouring (classes of 1, 2, 2 and 4 cells) with the blank on cell `e`.
+fn colouring_3x3(e: usize) -> Colouring {
+    Colouring::new(Size::S3X3, &[0, 1, 1, 2, 2, 3, 3, 3, 3]).unwrap().with_blank_at(e).unwrap()
+}
+
+/// Tables of `base` with the blank on each of `blanks`.
+fn tables_of(base: &Colouring, blanks: &[usize]) -> Vec<Arc<ColourTable>> {
+    blanks
+        .iter()
+        .map(|&e| {
+            let c = base.with_blank_at(e).unwrap();
+            let entries = build_colour_table(&c, &|_, _| {});
+            Arc::new(ColourTable::from_entries(&c, entries).unwrap())
+        })
+        .collect()
 }
 
 #[test]
-fn colour_table_is_admissible_and_solves_near_goal_4x4() {
-    let colouring = small_4x4();
-    let entries = build_colour_table(&colouring, &|_, _| {});
-    assert_eq!(entries.len() as u64, colouring.states());
-    // With a class of two tiles or more, every state of the abstraction is reachable.
-    assert!(entries.iter().all(|&e| e != crate::pdb::UNREACHABLE));
-    let table = Arc::new(ColourTable::from_entries(&colouring, entries).unwrap());
-    for goal in [Board::blank_last(Size::S4X4), Board::blank_first(Size::S4X4)] {
-        let h = MtmHeuristic::new(&goal, Some(table.clone()));
+fn colour_tables_rank_lexicographically_and_hold_bfs_distances() {
+    for e in [0, 1, 4] {
+        let colouring = colouring_3x3(e);
+        // Rank order: the other cells' classes lexicographically, then the blank's cell.
+        let mut strings = all_strings(9, colouring.class_sizes());
+        strings.sort_by_key(|s| {
+            let blank = s.iter().position(|&c| c == 0).unwrap();
+            (s.iter().filter(|&&c| c != 0).copied().collect::<Vec<u8>>(), blank)
+        });
+        assert_eq!(strings.len() as u64, colouring.states());
+        let ranker = colouring.ranker();
+        for (i, s) in strings.iter().enumerate() {
+            assert_eq!(ranker.rank(s), i as u64, "{s:?}");
+        }
+        let dist = abstract_bfs(&colouring);
+        assert_eq!(dist.len(), strings.len());
+        let entries = build_colour_table(&colouring, &|_, _| {});
+        for (s, e) in strings.iter().zip(&entries) {
+            assert_eq!(*e, dist[s], "{s:?}");
+        }
+    }
+    // The default 4x4 colouring's ranks: the first and last strings, and the state count.
+    let c = Colouring::default_4x4();
+    assert_eq!(c.states(), 151_351_200);
+    let r = c.ranker();
+    let mut first = [0u8; 16];
+    let mut at = 0;
+    for (k, &n) in c.class_sizes().iter().enumerate() {
+        first[at..at + n as usize].fill(k as u8);
+        at += n as usize;
+    }
+    assert_eq!(r.rank(&first), 0);
+    first.reverse();
+    assert_eq!(r.rank(&first), c.states() - 1);
+}
+
+#[test]
+fn colour_views_are_admissible_everywhere_on_the_3x3() {
+    let base = colouring_3x3(0);
+    let tables = tables_of(&base, &[0, 1, 4]);
+    let edge_goal = {
+        let mut cells: Vec<u8> = Board::blank_last(Size::S3X3).cells().to_vec();
+        cells.swap(8, 5);
+        Board::from_cells(Size::S3X3, &cells).unwrap()
+    };
+    for goal in [Board::blank_first(Size::S3X3), Board::blank_last(Size::S3X3), edge_goal] {
+        let h = MtmHeuristic::new(&goal, &tables);
         assert_eq!(h.kind(), MtmHeuristicKind::Colour);
-        let dist = mtm_bfs(&goal, 5);
+        let with_corner_only = MtmHeuristic::new(&goal, &tables[..1]);
+        let dist = mtm_bfs(&goal, u32::MAX);
+        let (mut exact, mut better) = (0, 0);
+        for (i, (cells, &d)) in dist.iter().enumerate() {
+            let start = Board::from_cells(Size::S3X3, cells).unwrap();
+            let e = h.estimate(&start);
+            assert!(e <= d, "inadmissible on {cells:?}: {e} > {d}");
+            exact += usize::from(e == d);
+            better += usize::from(e > with_corner_only.estimate(&start));
+            // Every position of one goal, a sample of the others.
+            if goal.blank() == 0 || i % 17 == 0 {
+                assert_eq!(solve_checked(&start, &goal, &h), d as usize, "{cells:?}");
+            }
+        }
+        assert!(exact > 10_000, "{exact}");
+        // The edge and centre tables' duals raise some estimates.
+        assert!(better > 1000, "{better}");
+    }
+}
+
+/// A 4x4 colouring with classes of 1, 2, 4 and 9 cells (1.2 M states) that tests build in a
+/// second.
+fn small_4x4() -> Colouring {
+    Colouring::new(Size::S4X4, &[0, 3, 3, 3, 3, 3, 3, 3, 2, 2, 3, 3, 2, 2, 1, 1]).unwrap()
+}
+
+#[test]
+fn colour_tables_are_admissible_and_solve_near_the_4x4_goal() {
+    let tables = tables_of(&small_4x4(), &DEFAULT_4X4_BLANKS);
+    assert!(tables.iter().all(|t| t.states() == 16 * 105 * 715));
+    for goal in [Board::blank_first(Size::S4X4), Board::blank_last(Size::S4X4)] {
+        let h = MtmHeuristic::new(&goal, &tables);
+        assert_eq!(h.kind(), MtmHeuristicKind::Colour);
+        let dist = mtm_bfs(&goal, 6);
         let mut solved = 0;
         for (cells, &d) in &dist {
             let start = Board::from_cells(Size::S4X4, cells).unwrap();
             assert!(h.estimate(&start) <= d);
-            if d == 5 || cells.iter().sum::<u8>() % 7 == 0 {
+            if d == 6 && cells.iter().take(4).sum::<u8>() % 5 == 0 {
                 assert_eq!(solve_checked(&start, &goal, &h), d as usize);
                 solved += 1;
             }
@@ -121,24 +260,30 @@ fn colour_table_is_admissible_and_solves_near_goal_4x4() {
 }
 
 #[test]
-fn colour_table_on_3x3_is_admissible_everywhere() {
-    let colouring = Colouring::new(Size::S3X3, &[1, 1, 2, 2, 3, 3, 3, 3, 0]).unwrap();
-    let entries = build_colour_table(&colouring, &|_, _| {});
-    let table = Arc::new(ColourTable::from_entries(&colouring, entries).unwrap());
-    for goal in [Board::blank_last(Size::S3X3), Board::blank_first(Size::S3X3)] {
-        let h = MtmHeuristic::new(&goal, Some(table.clone()));
-        let mut equal = 0;
-        for (cells, d) in mtm_bfs(&goal, u32::MAX) {
-            let e = h.estimate(&Board::from_cells(Size::S3X3, &cells).unwrap());
-            assert!(e <= d);
-            equal += usize::from(e == d);
+fn colour_search_stops_at_its_limits_with_a_lower_bound() {
+    let tables = tables_of(&small_4x4(), &DEFAULT_4X4_BLANKS);
+    let goal = Board::blank_first(Size::S4X4);
+    let h = MtmHeuristic::new(&goal, &tables);
+    // Korf's #1: 33 MTM moves (found by an independent search written for this work too).
+    let start = Board::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None).unwrap();
+    let problem = Problem::new(start.clone(), goal.clone()).unwrap();
+    let limits = Limits { max_nodes: Some(20_000), ..Limits::default() };
+    match ida_mtm(&problem, &h, &limits) {
+        Err(crate::search::SearchError::LimitReached { kind, lower_bound, stats }) => {
+            assert_eq!(kind, crate::search::LimitKind::Nodes);
+            assert!(lower_bound >= h.estimate(&start) && lower_bound <= 33, "{lower_bound}");
+            assert!(stats.generated >= 20_000 && stats.generated < 40_000, "{stats:?}");
         }
-        assert!(equal > 1000);
+        other => panic!("{other:?}"),
     }
+    // The start is the goal: no moves.
+    let p = Problem::new(goal.clone(), goal.clone()).unwrap();
+    let s = ida_mtm(&p, &h, &Limits::default()).unwrap();
+    assert!(s.moves.is_empty() && s.optimal);
 }
 
 #[test]
-fn loaders_refuse_the_other_metric() {
+fn loaders_refuse_the_other_metric_and_older_layouts() {
     // A single-tile table (one byte per placement of tile 1) is refused as a colour table.
     let goal = Board::blank_last(Size::S3X3);
     let stm = encode(&goal, &[1], &PdbMeta::default(), &[0u8; 9]).unwrap();
@@ -146,19 +291,67 @@ fn loaders_refuse_the_other_metric() {
     let err = ColourTable::from_table(table).unwrap_err();
     assert!(matches!(err, crate::pdb::PdbError::WrongMetric { expected: "mtm", .. }), "{err}");
     // A colour table is refused by the single-tile heuristic, and skipped by folder scans.
-    let colouring = Colouring::new(Size::S3X3, &[1, 1, 1, 1, 2, 2, 2, 2, 0]).unwrap();
+    let colouring = colouring_3x3(0);
     let entries = build_colour_table(&colouring, &|_, _| {});
     let dir = std::env::temp_dir().join(format!("fifteen-mtm-metric-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    write_colour_table(&dir, &colouring, &entries, "test").unwrap();
-    let t =
-        Arc::new(PdbTable::open(&dir.join(COLOUR_FILE), crate::pdb::LoadMode::Resident).unwrap());
+    let path = dir.join("3x3-mtm.p1.pdb");
+    write_colour_table(&path, &colouring, &entries, "test").unwrap();
+    let t = Arc::new(PdbTable::open(&path, crate::pdb::LoadMode::Resident).unwrap());
     let err = crate::pdb::PdbHeuristic::new(&goal, vec![t], false, false, "x").unwrap_err();
     assert!(err.to_string().contains("counts mtm moves"), "{err}");
     let scan = crate::pdb::scan_dir(&dir, crate::pdb::LoadMode::Resident);
     assert!(scan.sets.is_empty() && scan.errors.is_empty());
-    assert!(ColourTable::open(&dir, crate::pdb::LoadMode::Resident).is_ok());
+    let back = ColourTable::open(&path, crate::pdb::LoadMode::Resident).unwrap();
+    assert_eq!(back.colouring(), &colouring);
+    back.table().verify().unwrap();
+    // A damaged entry opens (only the header is checked then) but fails the full check.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    let damaged = dir.join("damaged.pdb");
+    std::fs::write(&damaged, bytes).unwrap();
+    let t = ColourTable::open(&damaged, crate::pdb::LoadMode::Resident).unwrap();
+    let err = t.table().verify().unwrap_err();
+    assert!(matches!(err, crate::pdb::PdbError::ChecksumMismatch { .. }), "{err}");
+    // The first layout (a blank-last goal, ranked otherwise) is refused, saying what to do.
+    let old = dir.join("old.pdb");
+    let tiles: Vec<u8> = (1..9).collect();
+    crate::pdb::write_pdb_file_as(
+        &old,
+        &goal,
+        &tiles,
+        crate::pdb::EntryEncoding::MtmColour { class_ends: 1 << 7 },
+        &PdbMeta::default(),
+        &[0u8; 9],
+    )
+    .unwrap();
+    let err = ColourTable::open(&old, crate::pdb::LoadMode::Resident).unwrap_err();
+    assert!(err.to_string().contains("older version"), "{err}");
+    assert!(err.to_string().contains("fifteen pdb build --metric mtm"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn colourings_are_checked() {
+    let s = Size::S3X3;
+    // No blank, two blanks, a gap in the classes, the wrong length.
+    assert!(Colouring::new(s, &[1, 1, 1, 1, 2, 2, 2, 2, 2]).is_none());
+    assert!(Colouring::new(s, &[0, 0, 1, 1, 2, 2, 2, 2, 2]).is_none());
+    assert!(Colouring::new(s, &[0, 1, 1, 1, 3, 3, 3, 3, 3]).is_none());
+    assert!(Colouring::new(s, &[0, 1, 1]).is_none());
+    // Too many classes for the half tables of a 4x4 (8^8 entries).
+    let many: Vec<u8> = (0..16).map(|c| (c % 8) as u8).collect();
+    let mut many = many;
+    many[8] = 1;
+    assert!(Colouring::new(Size::S4X4, &many).is_none());
+    // The default set: one colouring, the blank on a corner, an edge and a centre cell.
+    let set = default_4x4_set();
+    assert_eq!(set.iter().map(Colouring::blank).collect::<Vec<_>>(), DEFAULT_4X4_BLANKS);
+    for c in &set {
+        assert_eq!(c.class_sizes(), &[1, 2, 4, 5, 4]);
+        assert_eq!(c.goal(), table_goal(Size::S4X4, c.blank()));
+    }
 }
 
 #[test]

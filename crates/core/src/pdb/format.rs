@@ -441,6 +441,10 @@ impl<'h> EntryCheck<'h> {
             counts: Box::new([0; 256]),
             seen: 0,
             home: match header.encoding {
+                EntryEncoding::MtmColour { class_ends } => {
+                    crate::mtm::goal_rank(&goal, &header.tiles, class_ends)
+                        .map_err(|reason| PdbError::BadPattern { reason })?
+                }
                 EntryEncoding::ZeroAware => super::ZeroIndex::shared(size, home.len())
                     .map_err(|e| PdbError::BadPattern { reason: e.to_string() })?
                     .index(&home, goal.blank())

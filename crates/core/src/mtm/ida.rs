@@ -1,0 +1,502 @@
+//! IDA* in the multi-tile metric with colour tables: the 4x4's optimal MTM search.
+//!
+//! - **Children.** A node's children slide 1 to `k` tiles of the blank's row or column toward
+//!   it. Children on the axis of the move that made the node are skipped (two slides of one
+//!   line compose to one slide of it, or to nothing), so a node of the 4x4 has 3 children (the
+//!   root 6). A child is stepped from its parent: the board is 16 nibbles in a `u64`, and the
+//!   views' ranks ([`Slots`]) change by one multiply-add each per single-tile step.
+//! - **Reads a level ahead** (as the single-tile search, `search/ida.rs`): when a node's
+//!   children have been read, the children of every child within the bound are stepped and
+//!   their table entries prefetched, so that those random reads overlap. Nodes are counted
+//!   when their parent is expanded.
+//! - **Estimates** are the maximum over the node's views, read until one puts the child two over
+//!   its room (pathmax then closes the parent as well). The views disagree (the dual ones are not consistent with each other), so
+//!   bidirectional pathmax applies (BPMX, Felner et al. 2011): a child's estimate minus one
+//!   bounds its parent's, in MTM as in STM since every move costs one, and the parent's minus
+//!   one bounds its children's; a subtree that returns with a raised estimate can cut its
+//!   remaining siblings. Children are searched cheapest first.
+//! - **Frames.** The depth-first search is a loop over an explicit stack of frames that can
+//!   stop after any expansion ([`Search::tick`]), so that several searches could share a
+//!   thread (interleaving positions, as the single-tile search's lanes do, did not pay here:
+//!   `docs/performance.md`).
+//!
+//! The answer is optimal because every estimate is admissible (`views.rs`) and pathmax keeps
+//! admissible values admissible.
+
+use std::time::{Duration, Instant};
+
+use super::views::{ColourViews, MAX_LOOKS, SLOTS, Slots};
+use crate::moves::Dir;
+use crate::pdb::prefetch;
+use crate::search::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
+
+/// How often (in nodes generated) the search checks its limits.
+const CHECK_EVERY: u64 = 1 << 14;
+
+/// No neighbour.
+const NONE: u8 = u8::MAX;
+
+/// The most children of a node (of the root of a 2x8 board: 1 + 7).
+const MAX_KIDS: usize = 16;
+
+/// A child: its board and views, the lookups it needs, and the line that made it.
+#[derive(Clone, Copy)]
+struct Kid {
+    board: u64,
+    slots: Slots,
+    index: [u32; MAX_LOOKS],
+    table: [u8; MAX_LOOKS],
+    looks: u8,
+    blank: u8,
+    dir: u8,
+    len: u8,
+    h: u32,
+}
+
+const EMPTY: Kid = Kid {
+    board: 0,
+    slots: [0; SLOTS],
+    index: [0; MAX_LOOKS],
+    table: [0; MAX_LOOKS],
+    looks: 0,
+    blank: 0,
+    dir: 0,
+    len: 0,
+    h: 0,
+};
+
+/// The axis of a direction: 0 vertical, 1 horizontal.
+#[inline(always)]
+fn axis(d: usize) -> usize {
+    usize::from(d == Dir::Left as usize || d == Dir::Right as usize)
+}
+
+/// The board as nibbles, cell `c` in bits `4c..4c+4`.
+fn pack(cells: &[u8]) -> u64 {
+    cells.iter().enumerate().fold(0, |acc, (c, &t)| acc | u64::from(t) << (4 * c))
+}
+
+#[inline(always)]
+fn tile_at(board: u64, c: usize) -> usize {
+    (board >> (4 * c) & 15) as usize
+}
+
+/// What the search reads and never changes.
+struct Shared<'a> {
+    views: &'a ColourViews,
+    entries: Vec<&'a [u8]>,
+    next: [[u8; 4]; 16],
+    /// The most children of the root, and of any other node.
+    root_kids: usize,
+    kids: usize,
+}
+
+impl<'a> Shared<'a> {
+    fn new(views: &'a ColourViews) -> Shared<'a> {
+        let size = views.size();
+        let mut next = [[NONE; 4]; 16];
+        for (c, row) in next.iter_mut().enumerate().take(size.cells()) {
+            for d in Dir::ALL {
+                row[d as usize] = d.neighbor(size, c).map_or(NONE, |x| x as u8);
+            }
+        }
+        let (w, h) = (size.width(), size.height());
+        Shared {
+            views,
+            entries: views.tables().iter().map(|t| t.entries()).collect(),
+            next,
+            root_kids: (w - 1) + (h - 1),
+            kids: (w - 1).max(h - 1),
+        }
+    }
+
+    /// Where the children of child `slot` of the node being expanded at `depth` are kept
+    /// (slot 0 at depth 0: the root's children).
+    #[inline(always)]
+    fn base(&self, depth: usize, slot: usize) -> usize {
+        match depth {
+            0 => 0,
+            _ => self.root_kids + (depth - 1) * self.root_kids * self.kids + slot * self.kids,
+        }
+    }
+
+    /// Steps the children of the node with `board`, `slots` and the blank on `blank` into
+    /// `out`, skipping the axis `skip` (2: none), and prefetches their entries; returns how many.
+    #[inline(always)]
+    fn step_kids(
+        &self,
+        board: u64,
+        slots: &Slots,
+        blank: usize,
+        skip: usize,
+        out: &mut [Kid],
+    ) -> usize {
+        let views = self.views;
+        let mut count = 0;
+        for d in 0..4 {
+            if axis(d) == skip {
+                continue;
+            }
+            let mut bd = board;
+            let mut s = *slots;
+            let mut b = blank;
+            let mut len = 0;
+            loop {
+                let to = self.next[b][d];
+                if to == NONE {
+                    break;
+                }
+                let to = to as usize;
+                let t = tile_at(bd, to) as u64;
+                bd ^= t << (4 * b) | t << (4 * to);
+                views.step(&mut s, b, to, t as usize);
+                b = to;
+                len += 1;
+                let kid = &mut out[count];
+                kid.board = bd;
+                kid.slots = s;
+                kid.blank = b as u8;
+                kid.dir = d as u8;
+                kid.len = len;
+                let k = views.indices(&s, b, |c| tile_at(bd, c), &mut kid.table, &mut kid.index);
+                kid.looks = k as u8;
+                for (&t, &i) in kid.table[..k].iter().zip(&kid.index[..k]) {
+                    if let Some(e) = self.entries[t as usize].get(i as usize) {
+                        prefetch(e);
+                    }
+                }
+                count += 1;
+            }
+        }
+        count
+    }
+}
+
+/// What the search's last step came to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Tick {
+    /// More to search.
+    Busy,
+    /// The path reaches the goal.
+    Found,
+    /// A limit stopped the search.
+    Stopped(LimitKind),
+    /// The last iteration found nothing, and nothing lies beyond its bound.
+    Exhausted,
+}
+
+/// The expansion the search does next: the node at `depth` (moves from the root) whose `count`
+/// children were stepped into the slots from `base`, with estimate `h`.
+#[derive(Clone, Copy, Default)]
+struct Next {
+    depth: usize,
+    base: usize,
+    count: usize,
+    h: u32,
+}
+
+/// A node being expanded: what a recursive search keeps on its call stack.
+#[derive(Clone, Copy)]
+struct Frame {
+    depth: usize,
+    base: usize,
+    /// The node's estimate, raised by pathmax.
+    hp: u32,
+    /// The children within the bound, cheapest first, and how many have been entered.
+    order: [u8; MAX_KIDS],
+    within: usize,
+    entered: usize,
+    /// How many children each child has (stepped from `base(depth + 1, i)`).
+    grand: [u8; MAX_KIDS],
+    /// The path's length at this node.
+    mark: usize,
+}
+
+/// One position's IDA*, resumable after any expansion.
+struct Search {
+    limits: Limits,
+    goal: u64,
+    root: Kid,
+    root_h: u32,
+    levels: Vec<Kid>,
+    frames: Vec<Frame>,
+    path: Vec<Dir>,
+    next: Next,
+    bound: u32,
+    next_bound: u32,
+    stats: Stats,
+    check_at: u64,
+}
+
+impl Search {
+    /// The search of `problem`, on its first iteration.
+    fn new(shared: &Shared<'_>, problem: &Problem, limits: Limits) -> (Search, Tick) {
+        let start = problem.start();
+        let views = shared.views;
+        let mut root = EMPTY;
+        root.board = pack(start.cells());
+        root.slots = views.start(start.cells());
+        root.blank = start.blank() as u8;
+        let root_h = views.estimate(start.cells());
+        let mut search = Search {
+            limits,
+            goal: pack(problem.goal().cells()),
+            root,
+            root_h,
+            levels: Vec::new(),
+            frames: Vec::new(),
+            path: Vec::with_capacity(256),
+            next: Next::default(),
+            bound: root_h,
+            next_bound: u32::MAX,
+            stats: Stats { generated: 1, ..Stats::default() },
+            check_at: CHECK_EVERY,
+        };
+        let tick = if root.board == search.goal { Tick::Found } else { search.begin(shared) };
+        (search, tick)
+    }
+
+    /// Starts an iteration with the search's bound: steps and prefetches the root's children.
+    fn begin(&mut self, shared: &Shared<'_>) -> Tick {
+        self.stats.thresholds.push(self.bound);
+        if let Some(p) = &self.limits.progress {
+            p.iteration(self.bound, self.stats.generated);
+        }
+        self.next_bound = u32::MAX;
+        self.frames.clear();
+        self.path.clear();
+        self.ensure(shared, 0);
+        let r = self.root;
+        let count = shared.step_kids(
+            r.board,
+            &r.slots,
+            r.blank as usize,
+            2,
+            &mut self.levels[..shared.root_kids],
+        );
+        self.next = Next { depth: 0, base: 0, count, h: self.root_h };
+        Tick::Busy
+    }
+
+    /// Makes room for the children of the children of a node at `depth`.
+    fn ensure(&mut self, shared: &Shared<'_>, depth: usize) {
+        let need = shared.base(depth + 1, shared.root_kids);
+        if self.levels.len() < need {
+            self.levels.resize(need, EMPTY);
+        }
+    }
+
+    #[inline(always)]
+    fn note(&mut self, f: u32) {
+        self.next_bound = self.next_bound.min(f);
+    }
+
+    /// Counts the next expansion's children, checks the limits when due, expands it and walks
+    /// to the one after.
+    #[inline(always)]
+    fn tick(&mut self, shared: &Shared<'_>) -> Tick {
+        self.stats.expanded += 1;
+        self.stats.generated += self.next.count as u64;
+        if self.stats.generated >= self.check_at
+            && let Some(kind) = self.check()
+        {
+            return Tick::Stopped(kind);
+        }
+        let returned = self.expand(shared);
+        self.resume(shared, returned)
+    }
+
+    /// Publishes progress and checks the limits; sets when to check next.
+    #[cold]
+    fn check(&mut self) -> Option<LimitKind> {
+        let total = self.stats.generated;
+        if let Some(p) = &self.limits.progress {
+            p.seen(total);
+        }
+        self.check_at = total + CHECK_EVERY;
+        if let Some(max) = self.limits.max_nodes {
+            if total >= max {
+                return Some(LimitKind::Nodes);
+            }
+            self.check_at = self.check_at.min(max);
+        }
+        self.limits.check_slow()
+    }
+
+    /// Expands the next node: reads its children's entries, applies pathmax, and steps and
+    /// prefetches the children of each child within the bound. Pushes the node's frame, or
+    /// returns its (raised) estimate if no child is within the bound.
+    #[inline(always)]
+    fn expand(&mut self, shared: &Shared<'_>) -> Option<u32> {
+        let Next { depth, base, count, h } = self.next;
+        let g = depth as u32;
+        let bound = self.bound;
+        // A child with an estimate above `room` is over the bound; one above `room + 2` also
+        // puts its parent over (pathmax), so reads stop there.
+        let room = bound.saturating_sub(g + 1);
+        let mut hmax = 0;
+        let mut reads = 0;
+        for kid in &mut self.levels[base..base + count] {
+            let mut kh = 0u32;
+            for j in 0..kid.looks as usize {
+                let e = shared.entries[kid.table[j] as usize][kid.index[j] as usize];
+                reads += 1;
+                kh = kh.max(u32::from(e));
+                if kh > room + 2 {
+                    break;
+                }
+            }
+            kid.h = kh;
+            hmax = hmax.max(kh);
+        }
+        self.stats.lookups += reads;
+        let hp = h.max(hmax.saturating_sub(1));
+        if g + hp > bound {
+            self.note(g + hp);
+            return Some(hp);
+        }
+        // Cheapest first (ties in the direction order).
+        let floor = hp.saturating_sub(1);
+        let mut keys = [u64::MAX; MAX_KIDS];
+        for (i, (key, kid)) in keys.iter_mut().zip(&self.levels[base..base + count]).enumerate() {
+            *key = u64::from(kid.h.max(floor)) << 8 | i as u64;
+        }
+        if count == 3 {
+            // A network of compare-exchanges: which child is cheaper is data the branch
+            // predictor cannot guess.
+            for (a, b) in [(0, 1), (1, 2), (0, 1)] {
+                let (x, y) = (keys[a], keys[b]);
+                keys[a] = x.min(y);
+                keys[b] = x.max(y);
+            }
+        } else {
+            keys[..count].sort_unstable();
+        }
+        let mut order = [0u8; MAX_KIDS];
+        let mut within = 0;
+        for (o, &k) in order.iter_mut().zip(&keys[..count]) {
+            *o = k as u8;
+            within += usize::from(g + 1 + (k >> 8) as u32 <= bound);
+        }
+        if within < count {
+            self.note(g + 1 + (keys[within] >> 8) as u32);
+        }
+        if within == 0 {
+            return Some(hp);
+        }
+        self.ensure(shared, depth);
+        let mut grand = [0u8; MAX_KIDS];
+        for &i in &order[..within] {
+            let i = i as usize;
+            let to = shared.base(depth + 1, i);
+            // The grandchildren lie after the children.
+            let (done, deeper) = self.levels.split_at_mut(to);
+            let kid = &done[base + i];
+            grand[i] = shared.step_kids(
+                kid.board,
+                &kid.slots,
+                kid.blank as usize,
+                axis(kid.dir as usize),
+                &mut deeper[..shared.kids],
+            ) as u8;
+        }
+        let mark = self.path.len();
+        self.frames.push(Frame { depth, base, hp, order, within, entered: 0, grand, mark });
+        None
+    }
+
+    /// Walks to the next node to expand: hands a returned estimate to the frame above (pathmax
+    /// may close it), enters the frame's next child, or closes finished frames. At the end of
+    /// an iteration starts the next one.
+    #[inline(always)]
+    fn resume(&mut self, shared: &Shared<'_>, mut returned: Option<u32>) -> Tick {
+        let bound = self.bound;
+        loop {
+            let Some(f) = self.frames.last_mut() else {
+                if self.next_bound == u32::MAX {
+                    return Tick::Exhausted;
+                }
+                self.bound = self.next_bound;
+                return self.begin(shared);
+            };
+            let g = f.depth as u32;
+            self.path.truncate(f.mark);
+            if let Some(hc) = returned.take() {
+                f.hp = f.hp.max(hc.saturating_sub(1));
+            }
+            if g + f.hp > bound {
+                let hp = f.hp;
+                self.frames.pop();
+                self.note(g + hp);
+                returned = Some(hp);
+                continue;
+            }
+            if f.entered == f.within {
+                returned = Some(f.hp);
+                self.frames.pop();
+                continue;
+            }
+            let i = f.order[f.entered] as usize;
+            f.entered += 1;
+            let kid = &self.levels[f.base + i];
+            let kh = kid.h.max(f.hp.saturating_sub(1));
+            if g + 1 + kh > bound {
+                // Raised by a sibling's subtree (pathmax): this child and the rest are over.
+                f.entered = f.within;
+                self.next_bound = self.next_bound.min(g + 1 + kh);
+                continue;
+            }
+            let (board, dir, len) = (kid.board, kid.dir, kid.len);
+            let depth = f.depth + 1;
+            self.next =
+                Next { depth, base: shared.base(depth, i), count: f.grand[i] as usize, h: kh };
+            for _ in 0..len {
+                self.path.push(Dir::ALL[dir as usize]);
+            }
+            if kh == 0 && board == self.goal {
+                return Tick::Found;
+            }
+            return Tick::Busy;
+        }
+    }
+
+    /// The answer of a search that ended with `end` after `elapsed`.
+    fn finish(
+        &mut self,
+        problem: &Problem,
+        end: Tick,
+        elapsed: Duration,
+    ) -> Result<Solution, SearchError> {
+        let mut stats = std::mem::take(&mut self.stats);
+        stats.elapsed = elapsed;
+        match end {
+            Tick::Found => {
+                let moves = std::mem::take(&mut self.path);
+                let (_, tiles) = crate::search::replay(problem.start(), &moves)
+                    .ok_or_else(|| SearchError::NotApplicable("internal error: bad path".into()))?;
+                Ok(Solution { moves, tiles, optimal: true, initial_h: self.root_h, stats })
+            }
+            Tick::Stopped(kind) => {
+                Err(SearchError::LimitReached { kind, lower_bound: self.bound, stats })
+            }
+            _ => Err(SearchError::NotApplicable(
+                "the MTM search found no path (unsolvable position)".to_string(),
+            )),
+        }
+    }
+}
+
+/// IDA* with `views` (of the problem's goal): an optimal MTM solution.
+pub(super) fn ida_colour(
+    problem: &Problem,
+    views: &ColourViews,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
+    let shared = Shared::new(views);
+    let started = Instant::now();
+    let (mut search, mut tick) = Search::new(&shared, problem, limits.clone());
+    while tick == Tick::Busy {
+        tick = search.tick(&shared);
+    }
+    search.finish(problem, tick, started.elapsed())
+}
