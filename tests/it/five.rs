@@ -323,8 +323,8 @@ fn a_set_larger_than_the_memory_available_is_left_out_and_named() {
     assert!(stdout.contains(&line), "{stdout}");
 }
 
-/// The default 5x5 set, built here by `fifteen pdb build --size 5x5` (about two minutes and
-/// 510 MB), solves Korf's 24-puzzle #40 and #25 to their published lengths, #40 with the same
+/// The default 5x5 set, built here by `fifteen pdb build --size 5x5` (about 11 minutes and
+/// 317 MB), solves Korf's 24-puzzle #40 and #25 to their published lengths, #40 with the same
 /// moves on one thread and on two.
 #[test]
 fn korf24_with_the_default_set_when_slow_tests_are_on() {

@@ -260,9 +260,8 @@ fn work(
     cancel: &AtomicBool,
     running: &Running,
 ) {
-    let interleave = settings.lanes > 1
-        && settings.algorithm == Algorithm::Ida
-        && settings.metric == fifteen_core::mtm::Metric::Stm;
+    let interleave =
+        settings.algorithm == Algorithm::Ida && settings.metric == fifteen_core::mtm::Metric::Stm;
     // A job taken while lanes of another heuristic were running: it starts the next run.
     let mut held: Option<Job> = None;
     loop {
@@ -272,6 +271,7 @@ fn work(
         let search = match (&item.board, setup.as_deref()) {
             (Ok(board), Some(Ok((goal, h))))
                 if interleave
+                    && settings.lanes(h) > 1
                     && crate::near::mode_for(settings, board.size()).is_none()
                     && !cancel.load(Ordering::Relaxed) =>
             {
@@ -295,10 +295,10 @@ fn work(
         let mut first = Some(((i, item), problem));
         let failed_send = Cell::new(false);
         h.solve_lanes(
-            settings.lanes,
+            settings.lanes(h),
             |wait| {
                 if let Some((tag, problem)) = first.take() {
-                    let limits = watched(limits(settings, 1), running, tag.1.line);
+                    let limits = watched(limits(settings, 1, 1), running, tag.1.line);
                     return Some((tag, problem, limits));
                 }
                 while held.is_none() && !failed_send.get() {
@@ -308,7 +308,7 @@ fn work(
                         (same, &item.board, other.as_deref())
                         && let Ok(problem) = Problem::new(board.clone(), goal.clone())
                     {
-                        let limits = watched(limits(settings, 1), running, item.line);
+                        let limits = watched(limits(settings, 1, 1), running, item.line);
                         return Some(((i, item), problem, limits));
                     }
                     if same || !matches!((&item.board, other.as_deref()), (Ok(_), Some(Ok(_)))) {

@@ -47,8 +47,8 @@ pub(crate) struct Settings {
     /// Set on Ctrl-C: running searches stop.
     pub(crate) cancel: Option<Arc<AtomicBool>>,
     /// Searches each thread interleaves (`--lanes`): positions in a batch, subtrees of one
-    /// position split over threads.
-    pub(crate) lanes: usize,
+    /// position split over threads; `None` for the heuristic's default ([`Settings::lanes`]).
+    pub(crate) lanes: Option<usize>,
     /// `--within` or `--time-limit`.
     pub(crate) near: Option<NearMode>,
     /// No algorithm named: large boards get the anytime search (`near::mode_for`).
@@ -65,7 +65,8 @@ pub(crate) struct Settings {
 
 /// Searches a thread interleaves by default: measured with 7-8 on Korf's 100 and the 80-move
 /// positions (see `fifteen_core::ida_lanes`), 3 lanes take 0.77 - 0.89 of the time of one, and
-/// more no less.
+/// more no less. Heuristics with which interleaving does not pay get 1
+/// ([`AnyHeuristic::interleaving_pays`]).
 pub(crate) const DEFAULT_LANES: usize = 3;
 
 impl Settings {
@@ -83,7 +84,7 @@ impl Settings {
             limits: args.search.limits,
             search_threads: if args.input.is_some() { 1 } else { threads },
             cancel: None,
-            lanes: args.lanes.map_or(DEFAULT_LANES, usize::from),
+            lanes: args.lanes.map(usize::from),
             near: match (args.search.within, args.search.time_limit) {
                 (Some(f), _) => Some(NearMode::Within(f)),
                 (None, Some(t)) => Some(NearMode::Anytime(t)),
@@ -98,8 +99,16 @@ impl Settings {
     }
 }
 
-/// The library's limits for a search starting now, on `threads` threads.
-pub(crate) fn limits(settings: &Settings, threads: usize) -> Limits {
+impl Settings {
+    /// The lanes of a search with `h`: `--lanes` if given, else the heuristic's default.
+    pub(crate) fn lanes(&self, h: &AnyHeuristic) -> usize {
+        self.lanes.unwrap_or(if h.interleaving_pays() { DEFAULT_LANES } else { 1 })
+    }
+}
+
+/// The library's limits for a search starting now, on `threads` threads with `lanes` lanes
+/// each.
+pub(crate) fn limits(settings: &Settings, threads: usize, lanes: usize) -> Limits {
     let opts = &settings.limits;
     Limits {
         max_nodes: opts.max_nodes,
@@ -107,7 +116,7 @@ pub(crate) fn limits(settings: &Settings, threads: usize) -> Limits {
         cancel: settings.cancel.clone(),
         max_stored: opts.max_stored,
         threads,
-        lanes: settings.lanes,
+        lanes,
         progress: settings.progress.clone(),
     }
 }
@@ -127,14 +136,17 @@ pub(crate) fn attempt(
         return crate::mtm::attempt(&problem, heuristic, settings);
     }
     if let Some(mode) = near::mode_for(settings, board.size()) {
-        let limits = limits(settings, 1);
+        let limits = limits(settings, 1, 1);
         return match near::solve(&problem, heuristic, mode, limits, settings.report) {
             Ok(n) => Outcome::Near(n),
             Err(e) => Outcome::Failed(e),
         };
     }
-    match heuristic.solve(&problem, settings.algorithm, &limits(settings, settings.search_threads))
-    {
+    match heuristic.solve(
+        &problem,
+        settings.algorithm,
+        &limits(settings, settings.search_threads, settings.lanes(heuristic)),
+    ) {
         Ok(solution) => Outcome::Solved(solution),
         Err(e) => Outcome::Failed(e),
     }

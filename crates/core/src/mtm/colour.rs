@@ -12,17 +12,18 @@
 //! one cell `e` (the blank-first goal itself for `e = 0`), so that one colouring serves goals
 //! with the blank on a corner, an edge or a centre cell: the default set ([`default_4x4_set`])
 //! is the same colouring ([`DEFAULT_4X4`], Tomas Rokicki's, as the slidy solver uses it) with
-//! its blank moved to cells 0, 1 and 5, so that every position has dual lookups. A file's goal
+//! its blank moved to cells 0, 1, 5, 4 and 15 ([`DEFAULT_4X4_BLANKS`]), so that every position
+//! has dual lookups and a corner or an edge cell has two. A file's goal
 //! tells these layouts from the first one (blank-last goal, another ranking), which is refused.
 //!
-//! **Ranking.** A state is ranked lexicographically as a string of classes over the cells
-//! (cell 0 first, the blank's class 0 first), among all strings with the table's class sizes.
-//! That rank splits: the first half of the cells decide where their block of strings starts,
-//! the second half the offset inside it. So with each half written as a base-`k` number (`k`
-//! classes), `rank = hi[first half] + lo[second half]` ([`Ranker`]), and a search keeps the two
-//! numbers up to date move by move instead of ranking afresh. The default colouring (classes of
-//! 1, 2, 4, 5 and 4 cells) has 16! / (2! 4! 5! 4!) = 151,351,200 states, one byte each, and its
-//! half tables 5^8 entries each. The table is stored in the v2 file format with its own entry
+//! **Ranking.** A state's rank is that of the string of the other cells' classes
+//! (lexicographic among all strings with the table's class sizes) times the cell count, plus
+//! the blank's cell. The string's rank splits: the first cells decide where their block of strings starts, the last eight the
+//! offset inside it. So with the string written as 2-bit class codes, `rank = hi[first part] +
+//! lo[last part]` ([`Ranker`]), and a search keeps the packed string up to date move by move
+//! instead of ranking afresh. The default colouring (classes of 2, 4, 5 and 4 tiles besides the
+//! blank) has 16! / (2! 4! 5! 4!) = 151,351,200 states, one byte each, and its half tables 4^7
+//! and 4^8 entries (192 KB, in L2). The table is stored in the v2 file format with its own entry
 //! encoding ([`EntryEncoding::MtmColour`]), so the single-tile loaders refuse it and
 //! [`ColourTable::open`] refuses their files.
 
