@@ -100,7 +100,8 @@ Where databases are looked for: --pdb-dir if given (there only); else FIFTEEN_PD
 (there only); else the source checkout's data/ folder and the user's data directory, the
 strongest set found winning (4x4: 7-8, else 6-6-3). When none serves a 4x4 or 3x3 goal, the
 quick set (4x4-6-6-3, 3x3-8) is built on first use into the first of those folders. The 5x5
-default (5x5-14x6-bits, about 11 minutes on 2 cores and 317 MB) is built by `fifteen pdb build --size 5x5`.
+default (5x5-14x6-bits, about 11 minutes on 2 cores and 317 MB) is built by
+`fifteen pdb build --size 5x5`.
 `cargo xtask gen-pdb` builds the default 4x4 sets (7-8 and 6-6-3) into data/;
 `fifteen pdb install --from DIR` installs the prebuilt ones of a release (see its SHA256SUMS).
 
@@ -138,7 +139,7 @@ pub(crate) enum PdbCommand {
         /// Build the default set for boards of this size (WxH), the one `fifteen solve` prefers
         #[arg(long, value_name = "WxH")]
         size: Option<String>,
-        /// With mtm: build the 4x4 multi-tile tables (4x4-mtm, 3 x 151 MB) instead
+        /// With mtm: build the 4x4 multi-tile tables (4x4-mtm, 5 x 151 MB) instead
         #[arg(long, value_enum, default_value_t = MetricArg::Stm, conflicts_with_all = ["preset", "size"])]
         metric: MetricArg,
         #[command(flatten)]
