@@ -403,9 +403,16 @@ impl<const S: usize> Catalogue<S> {
             false => Vec::new(),
         };
         let regular_mask = if regular >= 64 { u64::MAX } else { (1u64 << regular) - 1 };
+        // The name says what is read: duals asked for but left out (they do not fit the slots,
+        // or the tables are of bits) are not named.
+        let name: String = name.into();
+        let name = match dual_slots.is_empty() {
+            true => name.replace(" +dual", ""),
+            false => name,
+        };
         Ok(Catalogue {
             size,
-            name: name.into(),
+            name,
             tables,
             partitions,
             slots,

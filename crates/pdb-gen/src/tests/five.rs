@@ -121,6 +121,14 @@ fn five_by_five_zero_aware_catalogue_of_bits_is_optimal() {
             AnyHeuristic::Pdb(set.heuristic(&goal, true, false).expect("a heuristic"))
         })
         .collect();
+    // Tables of bits read no dual views (a dual lookup has no parent's entry), so a heuristic
+    // asked for them does not name them; the byte tables do read them.
+    let named = |dir: &std::path::Path| {
+        let set = best_set(dir, &goal, LoadMode::Mmap).expect("the catalogue serves the goal");
+        set.heuristic(&goal, true, true).expect("a heuristic").name().to_string()
+    };
+    assert!(named(&dirs[2]).ends_with(" +reflect"), "{}", named(&dirs[2]));
+    assert!(named(&dirs[1]).ends_with(" +reflect +dual"), "{}", named(&dirs[1]));
     let (mut plain_nodes, mut zero_nodes) = (0, 0);
     for len in [20, 30, 40, 50] {
         let board = walk(&goal, len, &mut seed);
