@@ -309,18 +309,7 @@ impl Search {
     /// Publishes progress and checks the limits; sets when to check next.
     #[cold]
     fn check(&mut self) -> Option<LimitKind> {
-        let total = self.stats.generated;
-        if let Some(p) = &self.limits.progress {
-            p.seen(total);
-        }
-        self.check_at = total + CHECK_EVERY;
-        if let Some(max) = self.limits.max_nodes {
-            if total >= max {
-                return Some(LimitKind::Nodes);
-            }
-            self.check_at = self.check_at.min(max);
-        }
-        self.limits.check_slow()
+        self.limits.check_count(self.stats.generated, CHECK_EVERY, &mut self.check_at)
     }
 
     /// Expands the next node: reads its children's entries, applies pathmax, and steps and

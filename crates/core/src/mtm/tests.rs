@@ -10,26 +10,26 @@ use crate::search::{Limits, Problem};
 /// MTM distances from `goal` to every reachable position, by a plain BFS written here (boards
 /// as byte vectors, a line move as repeated swaps), independent of the crate's searches.
 fn mtm_bfs(goal: &Board, max_depth: u32) -> HashMap<Vec<u8>, u32> {
-    let size = goal.size();
+    line_bfs(goal.cells().to_vec(), goal.size(), max_depth)
+}
+
+/// MTM distances from `start` (a label per cell, 0 the blank's) to every string of labels
+/// reachable within `max_depth` line moves: a line move is the blank swapped along a row or
+/// column, one cell at a time, every cell it stops on a new state.
+fn line_bfs(start: Vec<u8>, size: Size, max_depth: u32) -> HashMap<Vec<u8>, u32> {
     let (w, h) = (size.width() as i32, size.height() as i32);
-    let mut dist = HashMap::new();
-    dist.insert(goal.cells().to_vec(), 0u32);
-    let mut frontier = vec![goal.cells().to_vec()];
+    let mut dist = HashMap::from([(start.clone(), 0u32)]);
+    let mut frontier = vec![start];
     let mut depth = 0;
     while !frontier.is_empty() && depth < max_depth {
         let mut next = Vec::new();
-        for cells in &frontier {
-            let blank = cells.iter().position(|&t| t == 0).unwrap() as i32;
+        for s in &frontier {
+            let blank = s.iter().position(|&c| c == 0).unwrap() as i32;
             for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
-                let mut cur = cells.clone();
-                let (mut r, mut c) = (blank / w, blank % w);
-                loop {
-                    let (nr, nc) = (r + dr, c + dc);
-                    if nr < 0 || nr >= h || nc < 0 || nc >= w {
-                        break;
-                    }
-                    cur.swap((r * w + c) as usize, (nr * w + nc) as usize);
-                    (r, c) = (nr, nc);
+                let (mut r, mut c, mut cur) = (blank / w, blank % w, s.clone());
+                while (0..h).contains(&(r + dr)) && (0..w).contains(&(c + dc)) {
+                    cur.swap((r * w + c) as usize, ((r + dr) * w + c + dc) as usize);
+                    (r, c) = (r + dr, c + dc);
                     if !dist.contains_key(&cur) {
                         dist.insert(cur.clone(), depth + 1);
                         next.push(cur.clone());
@@ -115,37 +115,6 @@ fn all_strings(n: usize, sizes: &[u8]) -> Vec<Vec<u8>> {
     out
 }
 
-/// MTM distances in the abstraction of `colouring` (strings of classes, the blank class 0), by
-/// a BFS over the strings written here.
-fn abstract_bfs(colouring: &Colouring) -> HashMap<Vec<u8>, u8> {
-    let classes = colouring.classes().to_vec();
-    let size = colouring.size();
-    let (w, h) = (size.width() as i32, size.height() as i32);
-    let mut dist = HashMap::from([(classes.clone(), 0u8)]);
-    let mut frontier = vec![classes];
-    let mut depth = 0;
-    while !frontier.is_empty() {
-        let mut next = Vec::new();
-        for s in &frontier {
-            let blank = s.iter().position(|&c| c == 0).unwrap() as i32;
-            for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
-                let (mut r, mut c, mut cur) = (blank / w, blank % w, s.clone());
-                while (0..h).contains(&(r + dr)) && (0..w).contains(&(c + dc)) {
-                    cur.swap((r * w + c) as usize, ((r + dr) * w + c + dc) as usize);
-                    (r, c) = (r + dr, c + dc);
-                    if !dist.contains_key(&cur) {
-                        dist.insert(cur.clone(), depth + 1);
-                        next.push(cur.clone());
-                    }
-                }
-            }
-        }
-        frontier = next;
-        depth += 1;
-    }
-    dist
-}
-
 /// A 3x3 colouring (classes of 1, 2, 2 and 4 cells) with the blank on cell `e`.
 fn colouring_3x3(e: usize) -> Colouring {
     Colouring::new(Size::S3X3, &[0, 1, 1, 2, 2, 3, 3, 3, 3]).unwrap().with_blank_at(e).unwrap()
@@ -178,11 +147,11 @@ fn colour_tables_rank_lexicographically_and_hold_bfs_distances() {
         for (i, s) in strings.iter().enumerate() {
             assert_eq!(ranker.rank(s), i as u64, "{s:?}");
         }
-        let dist = abstract_bfs(&colouring);
+        let dist = line_bfs(colouring.classes().to_vec(), colouring.size(), u32::MAX);
         assert_eq!(dist.len(), strings.len());
         let entries = build_colour_table(&colouring, &|_, _| {});
         for (s, e) in strings.iter().zip(&entries) {
-            assert_eq!(*e, dist[s], "{s:?}");
+            assert_eq!(u32::from(*e), dist[s], "{s:?}");
         }
     }
     // The default 4x4 colouring's ranks: the first and last strings, and the state count.

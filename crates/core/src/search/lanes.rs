@@ -485,18 +485,7 @@ impl<S: Copy> Lane<S> {
     /// Checks a whole position's own limits; sets when to check next.
     #[cold]
     fn check_own(&mut self) -> Option<LimitKind> {
-        let total = self.stats.generated;
-        if let Some(p) = &self.limits.progress {
-            p.seen(total);
-        }
-        self.check_at = total + CHECK_EVERY;
-        if let Some(max) = self.limits.max_nodes {
-            if total >= max {
-                return Some(LimitKind::Nodes);
-            }
-            self.check_at = self.check_at.min(max);
-        }
-        self.limits.check_slow()
+        self.limits.check_count(self.stats.generated, CHECK_EVERY, &mut self.check_at)
     }
 
     /// Checks a split's lane for subtree `mine`: publishes its count, then checks the search's

@@ -189,6 +189,29 @@ impl Limits {
         }
         None
     }
+
+    /// The periodic check of a search that has generated `total` nodes: reports them to the
+    /// progress counters and returns the limit reached, if any; `check_at` becomes when to
+    /// check next (`every` nodes on, never past the node limit).
+    #[cold]
+    pub(crate) fn check_count(
+        &self,
+        total: u64,
+        every: u64,
+        check_at: &mut u64,
+    ) -> Option<LimitKind> {
+        if let Some(p) = &self.progress {
+            p.seen(total);
+        }
+        *check_at = total + every;
+        if let Some(max) = self.max_nodes {
+            if total >= max {
+                return Some(LimitKind::Nodes);
+            }
+            *check_at = (*check_at).min(max);
+        }
+        self.check_slow()
+    }
 }
 
 /// What a search did.
