@@ -58,12 +58,12 @@ pub(crate) fn solve(
             let mut say = |i: &Improvement| {
                 if report {
                     eprintln!(
-                        "improved: {} moves, at least {} ({}), {:.2} s, weight {}",
+                        "improved: {} moves, at least {} ({}), {:.2} s, {}",
                         i.length,
                         i.lower_bound,
                         gap(i.length, i.lower_bound),
                         i.elapsed.as_secs_f64(),
-                        i.weight
+                        i.by
                     );
                 }
             };

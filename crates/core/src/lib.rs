@@ -30,7 +30,8 @@ pub use heuristic::{
 pub use lines::{BoundedLines, LineError, PositionLine, parse_position_line};
 pub use moves::{Dir, MoveListError, Notation, format_moves, parse_moves};
 pub use search::{
-    ANYTIME_WEIGHTS, Algorithm, Improvement, LimitKind, Limits, NEAR_MAX_STORED, NearOptimal,
-    Problem, ProgressSnapshot, SearchError, SearchProgress, Solution, Stats, anytime, astar, bfs,
-    bounded, greedy, ida, ida_lanes, replay, solve_with, weighted_astar,
+    Algorithm, BEAM_MAX_KEPT, FIRST_WIDTH, Improvement, LimitKind, Limits, MAX_WIDTH, Method,
+    NEAR_MAX_STORED, NearOptimal, Problem, ProgressSnapshot, SearchError, SearchProgress, Solution,
+    Stats, anytime, astar, bfs, bounded, greedy, ida, ida_lanes, replay, solve_with,
+    weighted_astar,
 };

@@ -5,13 +5,16 @@
 //! overestimate.
 
 use super::{GoalCells, Heuristic, Manhattan};
-use crate::board::{Board, MAX_SIDE, Size};
+use crate::board::{Board, MAX_CELLS, MAX_SIDE, Size};
 
 /// Manhattan distance plus row and column linear conflicts.
 #[derive(Clone, Debug)]
 pub struct LinearConflict {
     goal: GoalCells,
     manhattan: Manhattan,
+    /// Each tile's goal row and column (`u8::MAX` for the blank, which belongs to no line).
+    home_row: [u8; MAX_CELLS],
+    home_col: [u8; MAX_CELLS],
 }
 
 /// Manhattan part, conflict part, and the conflicts of each line (rows, then columns at
@@ -26,58 +29,69 @@ pub struct LcState {
 impl LinearConflict {
     /// The heuristic for `goal`.
     pub fn new(goal: &Board) -> LinearConflict {
-        LinearConflict { goal: GoalCells::new(goal), manhattan: Manhattan::new(goal) }
+        let goal_cells = GoalCells::new(goal);
+        let size = goal.size();
+        let mut home_row = [u8::MAX; MAX_CELLS];
+        let mut home_col = [u8::MAX; MAX_CELLS];
+        for t in 1..size.cells() {
+            let home = goal_cells.cell[t] as usize;
+            home_row[t] = size.row(home) as u8;
+            home_col[t] = size.col(home) as u8;
+        }
+        LinearConflict { goal: goal_cells, manhattan: Manhattan::new(goal), home_row, home_col }
     }
 
     /// Tiles to remove from row `r` so the rest can reach their goal cells in order.
+    #[inline]
     fn row_conflicts(&self, cells: &[u8], r: usize) -> u8 {
-        let size = self.goal.size;
-        let w = size.width();
-        let mut keys = [0u8; MAX_SIDE as usize];
-        let mut k = 0;
+        let w = self.goal.size.width();
+        let mut run = Run::default();
         for &t in &cells[r * w..(r + 1) * w] {
-            let home = self.goal.cell[t as usize] as usize;
-            if t != 0 && size.row(home) == r {
-                keys[k] = size.col(home) as u8;
-                k += 1;
+            if usize::from(self.home_row[t as usize]) == r {
+                run.push(self.home_col[t as usize]);
             }
         }
-        (k - longest_increasing(&keys[..k])) as u8
+        run.to_remove()
     }
 
     /// Tiles to remove from column `c`.
+    #[inline]
     fn col_conflicts(&self, cells: &[u8], c: usize) -> u8 {
-        let size = self.goal.size;
-        let w = size.width();
-        let mut keys = [0u8; MAX_SIDE as usize];
-        let mut k = 0;
-        for r in 0..size.height() {
-            let t = cells[r * w + c];
-            let home = self.goal.cell[t as usize] as usize;
-            if t != 0 && size.col(home) == c {
-                keys[k] = size.row(home) as u8;
-                k += 1;
+        let w = self.goal.size.width();
+        let mut run = Run::default();
+        for r in 0..self.goal.size.height() {
+            let t = cells[r * w + c] as usize;
+            if usize::from(self.home_col[t]) == c {
+                run.push(self.home_row[t]);
             }
         }
-        (k - longest_increasing(&keys[..k])) as u8
+        run.to_remove()
     }
 }
 
-/// Length of the longest strictly increasing subsequence (keys are distinct). At most 8 keys.
-fn longest_increasing(keys: &[u8]) -> usize {
-    let mut best = [0u8; MAX_SIDE as usize];
-    let mut longest = 0;
-    for i in 0..keys.len() {
-        let mut b = 1;
-        for j in 0..i {
-            if keys[j] < keys[i] && best[j] + 1 > b {
-                b = best[j] + 1;
-            }
-        }
-        best[i] = b;
-        longest = longest.max(b as usize);
+/// The goal positions along a line of the tiles that belong to it, as they come, reduced to
+/// what the longest increasing run needs: patience sorting on a bit set (bit `x` set when some
+/// run of the length of its rank ends at `x`), since the positions are distinct and below 8.
+#[derive(Default)]
+struct Run {
+    tails: u32,
+    count: u8,
+}
+
+impl Run {
+    #[inline(always)]
+    fn push(&mut self, x: u8) {
+        // The smallest tail above x is replaced by x (or x extends the longest run).
+        let above = self.tails & !((2u32 << x) - 1);
+        self.tails = (self.tails & !(above & above.wrapping_neg())) | (1 << x);
+        self.count += 1;
     }
-    longest
+
+    /// The tiles that must leave: all of them but the longest increasing run.
+    #[inline(always)]
+    fn to_remove(&self) -> u8 {
+        self.count - self.tails.count_ones() as u8
+    }
 }
 
 impl Heuristic for LinearConflict {
@@ -129,5 +143,51 @@ impl Heuristic for LinearConflict {
         n.lines[ia] = a;
         n.lines[ib] = b;
         n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Run;
+
+    /// The longest strictly increasing subsequence, by the quadratic recurrence.
+    fn longest(keys: &[u8]) -> u8 {
+        let mut best = vec![1u8; keys.len()];
+        for i in 0..keys.len() {
+            for j in 0..i {
+                if keys[j] < keys[i] {
+                    best[i] = best[i].max(best[j] + 1);
+                }
+            }
+        }
+        best.into_iter().max().unwrap_or(0)
+    }
+
+    #[test]
+    fn the_bit_set_run_matches_the_recurrence_on_every_order_of_up_to_8_keys() {
+        // Every ordering of every subset of 0..8, as the first k of a permutation, by Heap's
+        // algorithm over 8 elements (40,320 permutations, each prefix checked).
+        let mut keys: Vec<u8> = (0..8).collect();
+        let mut c = [0usize; 8];
+        let check = |keys: &[u8]| {
+            for k in 0..=keys.len() {
+                let mut run = Run::default();
+                keys[..k].iter().for_each(|&x| run.push(x));
+                assert_eq!(run.to_remove(), k as u8 - longest(&keys[..k]), "{:?}", &keys[..k]);
+            }
+        };
+        check(&keys);
+        let mut i = 0;
+        while i < 8 {
+            if c[i] < i {
+                keys.swap(if i % 2 == 0 { 0 } else { c[i] }, i);
+                check(&keys);
+                c[i] += 1;
+                i = 0;
+            } else {
+                c[i] = 0;
+                i += 1;
+            }
+        }
     }
 }

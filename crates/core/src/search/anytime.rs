@@ -1,53 +1,56 @@
 //! Near-optimal answers with a proven gap: bounded-suboptimal search ([`bounded`], at most `F`
 //! times the optimum) and anytime search ([`anytime`], better answers until a limit).
 //!
-//! Both run *restarting weighted A\**: a series of weighted A* searches (f = g + w h) with
-//! falling weights, each pruning every node whose g + h reaches the best length found so far
-//! (the *incumbent*), so that a later run can only find something shorter. Each answer is then
-//! shortened by [`shorten`](super::shorten): windows of the path re-solved optimally by IDA*.
+//! [`anytime`] runs *beam searches* of growing width (`search/beam.rs`): a layer of the best
+//! boards by estimate at each depth, each run pruned by the best length found so far (the
+//! *incumbent*), so that a later run can only answer shorter. Each answer is then shortened by
+//! [`shorten`](super::shorten) (windows of the path re-solved optimally by IDA*). The next
+//! width is up to four times the last, as wide as the time left allows; when no wider run
+//! fits, IDA* spends the rest of the time raising the proven lower bound, and proves the
+//! answer optimal if it finishes. Boards up to the 5x5, where IDA* with databases often does
+//! finish, give the beams only [`SMALL_BEAM_SHARE`] of the time. Beam search replaced
+//! restarting weighted A* here (measured in `docs/performance.md`): with an estimate that
+//! falls short by a third, weighted A* needs a weight that offsets the shortfall and then
+//! stores nodes by the million, while a beam only needs the estimate to *rank* boards well.
 //!
-//! Alongside the open list ordered by g + w h, each run keeps a second heap ordered by g + h
-//! over the same nodes (stale entries skipped when read), so it knows the least f of the nodes
-//! open. Three facts give the proven lower bound reported with every answer:
+//! [`bounded`] runs one weighted A* (f = g + w h with w = `F`, every node whose g + h reaches
+//! the incumbent pruned), after a narrow beam on boards past the 4x4 whose answer is returned
+//! at once when it is within `F` of the lower bound. Alongside the open list ordered by
+//! g + w h, the run keeps a second heap ordered by g + h over the same nodes (stale entries
+//! skipped when read), so it knows the least f of the nodes open.
+//!
+//! The proven lower bound reported with every answer is the largest of:
 //! - the heuristic at the start (admissible);
-//! - when a run stops (answer, limit, or nothing left), the least of the incumbent and the
-//!   least g + h open: while nodes are reopened when reached more cheaply, some node of an
-//!   optimal path is open with its optimal g, unless that path's f reaches the incumbent;
-//! - a run of weight `w` that answers `c` moves proves the optimum at least `c / w` (weighted
-//!   A* with an admissible heuristic and reopening finds at most `w` times the optimum; the
-//!   pruning removes only nodes that cannot lead below the incumbent, and a run answers only
-//!   below it, so the optimum is below it too).
+//! - the bound of IDA*'s last finished iteration;
+//! - when a weighted run stops (answer, limit, or nothing left), the least of the incumbent
+//!   and the least g + h open: while nodes are reopened when reached more cheaply, some node
+//!   of an optimal path is open with its optimal g, unless that path's f reaches the
+//!   incumbent;
+//! - a weighted run of weight `w` that answers `c` moves proves the optimum at least `c / w`.
 //!
-//! [`bounded`] runs one weight, `F`, so its first answer is within `F` of the optimum; its
-//! shortened answer is no longer. [`anytime`] runs [`ANYTIME_WEIGHTS`] and reports each new
-//! incumbent through a callback (no I/O here); it stops when the answer is proven optimal, the
-//! weights are spent, or a limit ends it, and returns the incumbent if there is one.
+//! Invariants: an answer is only ever replaced by a shorter one; every answer is replayed to
+//! the goal before it is returned; `optimal` is claimed only when the lower bound reaches the
+//! length, and the `F` of [`bounded`] only when the answer is within `F` of the lower bound.
 //!
-//! Memory: every run stores its nodes (about 250 bytes each on an 8x8 board) up to
-//! [`Limits::max_stored`] ([`NEAR_MAX_STORED`] when unset); a run that fills it ends, and the
-//! runs after it (smaller weights, more nodes) are skipped.
+//! Memory: a beam run keeps a hash per board over all its layers (about 24 bytes each) up to
+//! [`Limits::max_stored`] boards ([`BEAM_MAX_KEPT`] when unset); a weighted run stores its
+//! nodes (about 250 bytes each on an 8x8 board) up to [`Limits::max_stored`]
+//! ([`NEAR_MAX_STORED`] when unset).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
 
 use super::astar::{Key, KeyMap};
+use super::beam::{BeamRun, beam};
 use super::shorten::shorten;
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
-use crate::board::MAX_CELLS;
+use crate::board::{Board, MAX_CELLS};
 use crate::heuristic::Heuristic;
 use crate::moves::{Dir, MoveTable, NONE};
 
 /// Nodes each run may store when [`Limits::max_stored`] is unset: about 1 GB on an 8x8 board.
 pub const NEAR_MAX_STORED: usize = 4_000_000;
-
-/// The weights [`anytime`] runs, in order. Measured on 6x6 to 8x8 boards (see
-/// `docs/performance.md`): the first answers within a fraction of a second, and each later
-/// one usually shortens the answer while memory lasts.
-pub const ANYTIME_WEIGHTS: [f64; 11] = [10.0, 5.0, 3.0, 2.0, 1.6, 1.4, 1.25, 1.15, 1.1, 1.05, 1.0];
-
-/// The greediest weight [`anytime`] tries when runs run out of memory before any answer.
-const MAX_WEIGHT: f64 = 400.0;
 
 /// Weights are fixed-point with this many units per move, rounded down (which keeps the bound).
 const WEIGHT_ONE: u64 = 1024;
@@ -70,8 +73,8 @@ pub struct Improvement {
     pub length: usize,
     /// The proven lower bound at that moment.
     pub lower_bound: u32,
-    /// The weight of the run that found it.
-    pub weight: f64,
+    /// How it was found.
+    pub by: Method,
     /// Time since the search started.
     pub elapsed: Duration,
 }
@@ -100,125 +103,313 @@ pub fn bounded<H: Heuristic>(
             "--within needs a finite factor of at least 1, not {within}"
         )));
     }
-    let mut near = drive(problem, heuristic, &[within], false, limits, &mut |_| {})?;
+    if !heuristic.admissible() {
+        return Err(SearchError::NotApplicable(format!(
+            "--within needs an admissible heuristic, and {} is not",
+            heuristic.name()
+        )));
+    }
+    let t0 = Instant::now();
+    let mut near = Near::new(problem, heuristic, t0)?;
+    let mut quiet = |_: &Improvement| {};
+    // Past the 4x4, a narrow beam first: its answer is often within the factor of the lower
+    // bound already (where weighted A* of that weight would fill memory), and otherwise it
+    // bounds the weighted A* run. Up to the 4x4, weighted A* alone is quicker.
+    let mut first = BeamRun { found: None, stop: None };
+    if problem.start().size().cells() > 16 {
+        let cap = near.root_h.saturating_mul(DEPTH_CAP_FACTOR).saturating_add(DEPTH_CAP_EXTRA);
+        first = beam(problem, heuristic, BOUNDED_BEAM, cap, limits, &mut near.stats);
+    }
+    if let Some(path) = first.found.take() {
+        near.offer(path, Method::Beam(BOUNDED_BEAM), limits, &mut quiet);
+    }
+    let within_factor = |near: &Near| {
+        near.admissible
+            && near.best.as_ref().is_some_and(|b| b.len() as f64 <= within * f64::from(near.lower))
+    };
+    let mut last_stop = first.stop;
+    if !within_factor(&near) && first.stop.is_none_or(|k| k == LimitKind::Memory) {
+        let fixed = ((within * WEIGHT_ONE as f64).floor() as u64).max(WEIGHT_ONE);
+        let run_limits = Limits {
+            max_nodes: limits.max_nodes.map(|m| m.saturating_sub(near.stats.generated)),
+            ..limits.clone()
+        };
+        let n = problem.start().size().cells();
+        let bound = near.bound();
+        let weighted = if n <= 16 {
+            run::<u64, H>(problem, heuristic, fixed, bound, &run_limits, &mut near.stats)
+        } else if n <= 25 {
+            run::<u128, H>(problem, heuristic, fixed, bound, &run_limits, &mut near.stats)
+        } else {
+            run::<Box<[u8]>, H>(problem, heuristic, fixed, bound, &run_limits, &mut near.stats)
+        };
+        if near.admissible {
+            near.lower = near.lower.max(weighted.lower_bound);
+        }
+        if let Some(path) = weighted.found {
+            if near.admissible {
+                // c <= w * optimum, with w = fixed / WEIGHT_ONE.
+                let c = path.len() as u64;
+                near.lower = near.lower.max((c * WEIGHT_ONE).div_ceil(fixed) as u32);
+            }
+            near.offer(path, Method::Weighted(within), limits, &mut quiet);
+        }
+        last_stop = weighted.stop;
+    }
+    // The guarantee holds if the answer is within the factor of the proven lower bound.
+    if !within_factor(&near) {
+        near.best = None;
+    }
+    let mut near = near.finish(problem, last_stop)?;
     near.bound = Some(within);
     Ok(near)
 }
 
-/// Anytime search: answers of falling length until the answer is proven optimal, the weights
-/// ([`ANYTIME_WEIGHTS`]) are spent or a limit is reached; `on_improve` hears of each. Returns
-/// the best answer, or the limit's error (with a proven lower bound) if none was found.
+/// The width of [`bounded`]'s first beam.
+const BOUNDED_BEAM: usize = 64;
+
+/// Anytime search: answers of falling length until the answer is proven optimal, the time
+/// runs out or a limit is reached; `on_improve` hears of each. Returns the best answer, or the
+/// limit's error (with a proven lower bound) if none was found.
+///
+/// Beam runs of growing width (from [`FIRST_WIDTH`], up to 4 times wider each, as wide as the
+/// time left allows), each answer shortened; then, with an admissible heuristic and time left,
+/// IDA* spends the rest raising the proven lower bound (and proves the answer optimal if it
+/// finishes). Without a deadline the widths grow until [`MAX_WIDTH`] or memory
+/// ([`Limits::max_stored`] boards kept, [`BEAM_MAX_KEPT`] when unset) ends them.
 pub fn anytime<H: Heuristic>(
     problem: &Problem,
     heuristic: &H,
     limits: &Limits,
     on_improve: &mut dyn FnMut(&Improvement),
 ) -> Result<NearOptimal, SearchError> {
-    drive(problem, heuristic, &ANYTIME_WEIGHTS, true, limits, on_improve)
-}
-
-/// The runs, one per weight, and the shortening of each answer; with `retry`, a run out of
-/// memory before the first answer is followed by a greedier one.
-fn drive<H: Heuristic>(
-    problem: &Problem,
-    heuristic: &H,
-    weights: &[f64],
-    retry: bool,
-    limits: &Limits,
-    on_improve: &mut dyn FnMut(&Improvement),
-) -> Result<NearOptimal, SearchError> {
     let t0 = Instant::now();
-    let size = problem.start().size();
-    if heuristic.size() != size {
-        return Err(SearchError::NotApplicable(format!(
-            "the heuristic is for {} but the board is {size}",
-            heuristic.size()
-        )));
-    }
-    let admissible = heuristic.admissible();
-    let root_h = heuristic.estimate(problem.start().cells());
-    let mut lower = if admissible { root_h } else { 0 };
-    let mut stats = Stats { generated: 1, ..Stats::default() };
-    let mut best: Option<Vec<Dir>> = None;
+    let mut near = Near::new(problem, heuristic, t0)?;
+    let max_kept = limits.max_stored.map_or(BEAM_MAX_KEPT, |m| m as u64);
     let mut last_stop = None;
-    let mut queue: Vec<f64> = weights.iter().rev().copied().collect();
-    while let Some(w) = queue.pop() {
-        if best.as_ref().is_some_and(|b| b.len() as u32 <= lower) {
+    // Boards up to the 5x5 keep most of the time for IDA*, which often proves an answer
+    // optimal there; larger boards give the beam all the time it can use.
+    let beam_until = limits.deadline.map(|d| {
+        let share = if problem.start().size().cells() <= 25 { SMALL_BEAM_SHARE } else { 1.0 };
+        t0 + d.saturating_duration_since(t0).mul_f64(share)
+    });
+    let mut width = FIRST_WIDTH;
+    loop {
+        if near.proven() {
             break;
         }
-        let fixed = ((w * WEIGHT_ONE as f64).floor() as u64).max(WEIGHT_ONE);
-        let bound = best.as_ref().map_or(u32::MAX, |b| b.len() as u32);
+        let run_t0 = Instant::now();
         let run_limits = Limits {
-            max_nodes: limits.max_nodes.map(|m| m.saturating_sub(stats.generated)),
+            max_nodes: limits.max_nodes.map(|m| m.saturating_sub(near.stats.generated)),
+            max_stored: Some(max_kept.min(usize::MAX as u64) as usize),
             ..limits.clone()
         };
-        let n = size.cells();
-        let run = if n <= 16 {
-            run::<u64, H>(problem, heuristic, fixed, bound, &run_limits, &mut stats)
-        } else if n <= 25 {
-            run::<u128, H>(problem, heuristic, fixed, bound, &run_limits, &mut stats)
-        } else {
-            run::<Box<[u8]>, H>(problem, heuristic, fixed, bound, &run_limits, &mut stats)
-        };
-        if admissible {
-            lower = lower.max(run.lower_bound);
-        }
+        // A narrow beam can wander for ever on a large board: a run gives up past a few
+        // times the estimate, and a wider one follows.
+        let cap = near.root_h.saturating_mul(DEPTH_CAP_FACTOR).saturating_add(DEPTH_CAP_EXTRA);
+        let bound = near.bound().min(cap);
+        let run = beam(problem, heuristic, width, bound, &run_limits, &mut near.stats);
         if let Some(path) = run.found {
-            if admissible {
-                // c <= w * optimum, with w = fixed / WEIGHT_ONE.
-                let c = path.len() as u64;
-                lower = lower.max((c * WEIGHT_ONE).div_ceil(fixed) as u32);
-            }
-            // The run's answer first (so that a limit during the shortening keeps it), then
-            // its shortening; a path as long as the lower bound is optimal already.
-            for shortened in [false, true] {
-                let path = if !shortened {
-                    path.clone()
-                } else if path.len() as u32 <= lower {
-                    break;
-                } else {
-                    shorten(problem.start(), &path, limits, &mut stats)
-                };
-                if best.as_ref().is_none_or(|b| path.len() < b.len()) {
-                    on_improve(&Improvement {
-                        length: path.len(),
-                        lower_bound: lower,
-                        weight: w,
-                        elapsed: t0.elapsed(),
-                    });
-                    best = Some(path);
-                }
-            }
+            near.offer(path, Method::Beam(width), limits, on_improve);
         }
         if let Some(kind) = run.stop {
             last_stop = Some(kind);
-            // A limit of time, nodes or cancellation ends every run; memory ends this weight's
-            // and the smaller ones' (which store more). Without an answer yet, a greedier run
-            // (twice the weight, up to `MAX_WEIGHT`) tries again: it stores fewer nodes.
-            if kind == LimitKind::Memory && best.is_none() && retry && w * 2.0 <= MAX_WEIGHT {
-                queue.clear();
-                queue.push(w * 2.0);
-                continue;
-            }
             break;
         }
+        // The next width: up to 4 times this one, as wide as the time left allows (a run's
+        // time grows with its width), and narrow enough that its layers fit in `max_kept`.
+        let took = run_t0.elapsed().as_secs_f64().max(1e-6);
+        let mut factor = 4.0f64;
+        if let Some(until) = beam_until {
+            let left = until.saturating_duration_since(Instant::now()).as_secs_f64();
+            factor = factor.min(0.6 * left / took);
+        }
+        let depth = near.bound().min(u32::from(u16::MAX)).max(1) as f64;
+        factor = factor.min(max_kept as f64 / (1.25 * depth * width as f64));
+        if factor < 1.2 || width >= MAX_WIDTH {
+            break;
+        }
+        width = ((width as f64 * factor) as usize).min(MAX_WIDTH);
     }
-    stats.elapsed = t0.elapsed();
-    let Some(moves) = best else {
-        return Err(SearchError::LimitReached {
-            kind: last_stop.unwrap_or(LimitKind::Memory),
-            lower_bound: lower,
-            stats,
+    // The rest of the time raises the lower bound.
+    if near.admissible
+        && !near.proven()
+        && limits.deadline.is_some()
+        && !matches!(last_stop, Some(LimitKind::Time | LimitKind::Cancelled | LimitKind::Nodes))
+    {
+        let ida_limits = Limits {
+            max_nodes: limits.max_nodes.map(|m| m.saturating_sub(near.stats.generated)),
+            threads: 1,
+            progress: None,
+            ..limits.clone()
+        };
+        match super::ida(problem, heuristic, &ida_limits) {
+            Ok(sol) => {
+                near.add_stats(&sol.stats);
+                near.lower = near.lower.max(sol.len() as u32);
+                near.offer(sol.moves, Method::Ida, limits, on_improve);
+            }
+            Err(SearchError::LimitReached { kind, lower_bound, stats }) => {
+                near.add_stats(&stats);
+                near.lower = near.lower.max(lower_bound);
+                last_stop = Some(kind);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    near.finish(problem, last_stop)
+}
+
+/// The width of [`anytime`]'s first beam; each next one is up to 4 times wider.
+pub const FIRST_WIDTH: usize = 64;
+
+/// The widest beam [`anytime`] runs.
+pub const MAX_WIDTH: usize = 1 << 24;
+
+/// A beam run gives up past this many times the start's estimate, plus [`DEPTH_CAP_EXTRA`].
+const DEPTH_CAP_FACTOR: u32 = 4;
+const DEPTH_CAP_EXTRA: u32 = 64;
+
+/// The share of the time the beams may take on boards up to the 5x5 (IDA* takes the rest).
+const SMALL_BEAM_SHARE: f64 = 0.25;
+
+/// Boards a beam run may keep over all its layers when [`Limits::max_stored`] is unset (about
+/// 24 bytes each: the hash set and the trail).
+pub const BEAM_MAX_KEPT: u64 = 40_000_000;
+
+/// How an answer was found, as [`Improvement`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Method {
+    /// A beam run of this width.
+    Beam(usize),
+    /// A weighted A* run of this weight.
+    Weighted(f64),
+    /// The previous answer, its windows re-solved optimally.
+    Shortened,
+    /// IDA*: optimal.
+    Ida,
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Method::Beam(w) => write!(f, "beam of width {w}"),
+            Method::Weighted(w) => write!(f, "weighted A* of weight {w}"),
+            Method::Shortened => write!(f, "shortened"),
+            Method::Ida => write!(f, "IDA*"),
+        }
+    }
+}
+
+/// The state of a near-optimal search: the incumbent, the proven lower bound, the work.
+struct Near {
+    start: Board,
+    t0: Instant,
+    admissible: bool,
+    root_h: u32,
+    lower: u32,
+    best: Option<Vec<Dir>>,
+    stats: Stats,
+}
+
+impl Near {
+    fn new<H: Heuristic>(
+        problem: &Problem,
+        heuristic: &H,
+        t0: Instant,
+    ) -> Result<Near, SearchError> {
+        let size = problem.start().size();
+        if heuristic.size() != size {
+            return Err(SearchError::NotApplicable(format!(
+                "the heuristic is for {} but the board is {size}",
+                heuristic.size()
+            )));
+        }
+        let admissible = heuristic.admissible();
+        let root_h = heuristic.estimate(problem.start().cells());
+        Ok(Near {
+            start: problem.start().clone(),
+            t0,
+            admissible,
+            root_h,
+            lower: if admissible { root_h } else { 0 },
+            best: None,
+            stats: Stats { generated: 1, ..Stats::default() },
+        })
+    }
+
+    /// Whether the incumbent is proven optimal.
+    fn proven(&self) -> bool {
+        self.best.as_ref().is_some_and(|b| b.len() as u32 <= self.lower)
+    }
+
+    /// Runs look for answers shorter than this.
+    fn bound(&self) -> u32 {
+        self.best.as_ref().map_or(u32::MAX, |b| b.len() as u32)
+    }
+
+    fn add_stats(&mut self, s: &Stats) {
+        self.stats.generated += s.generated;
+        self.stats.expanded += s.expanded;
+    }
+
+    /// Takes `path` if it is shorter than the incumbent, then its shortening.
+    fn offer(
+        &mut self,
+        path: Vec<Dir>,
+        method: Method,
+        limits: &Limits,
+        on_improve: &mut dyn FnMut(&Improvement),
+    ) {
+        if self.best.as_ref().is_some_and(|b| path.len() >= b.len()) {
+            return;
+        }
+        self.take(path, method, on_improve);
+        if self.proven() {
+            return;
+        }
+        let Some(path) = &self.best else { return };
+        let shorter = shorten(&self.start, path, limits, &mut self.stats);
+        if shorter.len() < path.len() {
+            self.take(shorter, Method::Shortened, on_improve);
+        }
+    }
+
+    fn take(&mut self, path: Vec<Dir>, method: Method, on_improve: &mut dyn FnMut(&Improvement)) {
+        on_improve(&Improvement {
+            length: path.len(),
+            lower_bound: self.lower,
+            by: method,
+            elapsed: self.t0.elapsed(),
         });
-    };
-    let (end, tiles) = super::replay(problem.start(), &moves)
-        .ok_or_else(|| SearchError::NotApplicable("internal error: bad path".into()))?;
-    if &end != problem.goal() {
-        return Err(SearchError::NotApplicable("internal error: the path misses the goal".into()));
+        self.best = Some(path);
     }
-    let optimal = admissible && moves.len() as u32 <= lower;
-    let solution = Solution { moves, tiles, optimal, initial_h: root_h, stats };
-    Ok(NearOptimal { solution, lower_bound: lower, bound: None })
+
+    fn finish(
+        mut self,
+        problem: &Problem,
+        last_stop: Option<LimitKind>,
+    ) -> Result<NearOptimal, SearchError> {
+        self.stats.elapsed = self.t0.elapsed();
+        let Some(moves) = self.best else {
+            return Err(SearchError::LimitReached {
+                kind: last_stop.unwrap_or(LimitKind::Memory),
+                lower_bound: self.lower,
+                stats: self.stats,
+            });
+        };
+        let (end, tiles) = super::replay(problem.start(), &moves)
+            .ok_or_else(|| SearchError::NotApplicable("internal error: bad path".into()))?;
+        if &end != problem.goal() {
+            return Err(SearchError::NotApplicable(
+                "internal error: the path misses the goal".into(),
+            ));
+        }
+        let optimal = self.admissible && moves.len() as u32 <= self.lower;
+        let solution =
+            Solution { moves, tiles, optimal, initial_h: self.root_h, stats: self.stats };
+        Ok(NearOptimal { solution, lower_bound: self.lower, bound: None })
+    }
 }
 
 /// What one run came to.

@@ -6,13 +6,17 @@
 
 mod anytime;
 mod astar;
+mod beam;
 mod bfs;
 mod ida;
 mod lanes;
 mod progress;
 mod shorten;
 
-pub use anytime::{ANYTIME_WEIGHTS, Improvement, NEAR_MAX_STORED, NearOptimal, anytime, bounded};
+pub use anytime::{
+    BEAM_MAX_KEPT, FIRST_WIDTH, Improvement, MAX_WIDTH, Method, NEAR_MAX_STORED, NearOptimal,
+    anytime, bounded,
+};
 pub use astar::{astar, greedy, weighted_astar};
 pub use bfs::bfs;
 pub use ida::ida;

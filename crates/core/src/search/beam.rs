@@ -1,0 +1,341 @@
+//! Beam search: the best `width` boards of each depth, by estimate, expanded into the next.
+//!
+//! Every board of a layer is the same number of moves from the start, so ranking a layer by
+//! the heuristic alone is ranking it by g + h: the beam keeps the boards an A* would expand
+//! first at that depth and drops the rest. What matters for the answer's length is therefore
+//! the heuristic's *order* (which board of a layer is nearer the goal), not its absolute
+//! accuracy; an admissible estimate that falls short by a third still ranks boards well. That
+//! is why beam search beats weighted A* on large boards (measured in `docs/performance.md`):
+//! weighted A* needs a weight that offsets the shortfall, and then wanders on the plateaus.
+//!
+//! Shape: a layer holds its boards (`n` cells each, flat), their heuristic states, and a
+//! 64-bit Zobrist hash each. Expanding a layer makes light candidates (parent, move, estimate,
+//! hash): the child's board is made in the parent's slot and undone. Candidates already seen at
+//! a smaller depth are dropped, the best `width` are picked (`select_nth_unstable`), and only
+//! those are materialised into the next layer. Each layer keeps (parent, move) per board, which
+//! is all the path needs.
+//!
+//! Invariants: a board enters at most one layer (the hash set of every board kept so far; a
+//! collision of 64-bit hashes can only drop a board, never make a wrong path, and every answer
+//! is replayed by the caller); a candidate whose g + h reaches `bound` is dropped (with an
+//! admissible heuristic it cannot lead to an answer shorter than `bound`); the answer is the
+//! first layer holding the goal, so its length is that layer's depth. Ties of the estimate are
+//! broken by the heuristic's [`Heuristic::tie_break`] and then by the hash, so the search is
+//! deterministic and the survivors of a tie are spread over the board space.
+
+use super::{LimitKind, Limits, Problem, Stats};
+use crate::heuristic::Heuristic;
+use crate::moves::{Dir, MoveTable, NONE};
+
+/// What one beam run came to.
+pub(crate) struct BeamRun {
+    /// A path to the goal shorter than the bound.
+    pub(crate) found: Option<Vec<Dir>>,
+    /// The limit that ended the run, if one did (`None` with no path: the beam emptied).
+    pub(crate) stop: Option<LimitKind>,
+}
+
+/// How many boards (or candidates) ahead the hash set's slots are prefetched.
+const PREFETCH_AHEAD: usize = 8;
+
+/// A child not yet made: its parent's index in the layer, the move, its rank key and hash.
+#[derive(Clone, Copy)]
+struct Candidate {
+    key: u64,
+    hash: u64,
+    parent: u32,
+    dir: u8,
+}
+
+/// The hashes of every board kept so far: open addressing with linear probing over a power of
+/// two of slots, at most half full (0 marks an empty slot, so a hash of 0 is stored as 1). A
+/// slot's cache line can be prefetched from the hash alone, which is what makes this beat a
+/// general hash set here: the set outgrows the caches, and a lookup per candidate is the
+/// beam's main memory cost.
+struct Seen {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl Seen {
+    /// Room for about `boards` before the first growth.
+    fn new(boards: usize) -> Seen {
+        Seen { slots: vec![0; (2 * boards).clamp(1 << 8, 1 << 27).next_power_of_two()], len: 0 }
+    }
+
+    #[inline(always)]
+    fn home(&self, hash: u64) -> usize {
+        (hash >> 20) as usize & (self.slots.len() - 1)
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, hash: u64) {
+        crate::pdb::prefetch_address(self.slots.as_ptr().wrapping_add(self.home(hash)).addr());
+    }
+
+    #[inline(always)]
+    fn contains(&self, hash: u64) -> bool {
+        let hash = hash.max(1);
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(hash);
+        loop {
+            match self.slots[i] {
+                0 => return false,
+                h if h == hash => return true,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// Adds `hash`; false if it was there already.
+    fn insert(&mut self, hash: u64) -> bool {
+        if 2 * (self.len + 1) > self.slots.len() {
+            let bigger = vec![0; 2 * self.slots.len()];
+            let old = std::mem::replace(&mut self.slots, bigger);
+            self.len = 0;
+            for h in old.into_iter().filter(|&h| h != 0) {
+                self.insert(h);
+            }
+        }
+        let hash = hash.max(1);
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(hash);
+        loop {
+            match self.slots[i] {
+                0 => {
+                    self.slots[i] = hash;
+                    self.len += 1;
+                    return true;
+                }
+                h if h == hash => return false,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+}
+
+/// Zobrist keys: one random word per (tile, cell); tile 0 (the blank) has none.
+struct Zobrist {
+    n: usize,
+    keys: Vec<u64>,
+}
+
+impl Zobrist {
+    fn new(n: usize) -> Zobrist {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let keys = (0..n * n)
+            .map(|_| {
+                // splitmix64
+                x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = x;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                z ^ (z >> 31)
+            })
+            .collect();
+        Zobrist { n, keys }
+    }
+
+    #[inline(always)]
+    fn key(&self, tile: u8, cell: usize) -> u64 {
+        if tile == 0 { 0 } else { self.keys[tile as usize * self.n + cell] }
+    }
+
+    fn of(&self, cells: &[u8]) -> u64 {
+        cells.iter().enumerate().fold(0, |h, (c, &t)| h ^ self.key(t, c))
+    }
+}
+
+/// One layer of the beam.
+struct Layer<S> {
+    cells: Vec<u8>,
+    blanks: Vec<u8>,
+    states: Vec<S>,
+    hashes: Vec<u64>,
+}
+
+impl<S> Layer<S> {
+    fn with_capacity(n: usize, width: usize) -> Layer<S> {
+        Layer {
+            cells: Vec::with_capacity(n * width),
+            blanks: Vec::with_capacity(width),
+            states: Vec::with_capacity(width),
+            hashes: Vec::with_capacity(width),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.cells.clear();
+        self.blanks.clear();
+        self.states.clear();
+        self.hashes.clear();
+    }
+
+    fn len(&self) -> usize {
+        self.blanks.len()
+    }
+}
+
+/// Beam search of `width` boards a layer for a path shorter than `bound` moves. Nodes are
+/// counted in `stats`; `limits` (nodes, deadline, cancel, `max_stored` boards kept) end it.
+pub(crate) fn beam<H: Heuristic>(
+    problem: &Problem,
+    heuristic: &H,
+    width: usize,
+    bound: u32,
+    limits: &Limits,
+    stats: &mut Stats,
+) -> BeamRun {
+    let start = problem.start();
+    let n = start.size().cells();
+    let width = width.max(1);
+    let table = MoveTable::new(start.size());
+    let zobrist = Zobrist::new(n);
+    let goal_hash = zobrist.of(problem.goal().cells());
+    let admissible = heuristic.admissible();
+    let max_kept = limits.max_stored.map_or(u64::MAX, |m| m as u64);
+
+    let mut cur = Layer::with_capacity(n, width);
+    let mut root = heuristic.init(start.cells());
+    let root_h = heuristic.resolve(&mut root);
+    cur.cells.extend_from_slice(start.cells());
+    cur.blanks.push(start.cells().iter().position(|&t| t == 0).unwrap_or(0) as u8);
+    cur.states.push(root);
+    cur.hashes.push(zobrist.of(start.cells()));
+    if start == problem.goal() {
+        return BeamRun { found: (bound > 0).then(Vec::new), stop: None };
+    }
+    // Room for the layers a path of twice the estimate needs, within reason (8 bytes a slot).
+    let expected = width.saturating_mul(2 * root_h.max(8) as usize).min(1 << 26);
+    let mut seen = Seen::new(expected);
+    seen.insert(cur.hashes[0]);
+    let mut kept = 1u64;
+    // Per layer after the first: (parent index, move) of each board.
+    let mut trail: Vec<Vec<(u32, u8)>> = Vec::new();
+    // The move that led to each board of `cur` (none at the root).
+    let mut came: Vec<u8> = vec![4];
+    let mut next = Layer::with_capacity(n, width);
+    let mut candidates: Vec<Candidate> = Vec::with_capacity(3 * width);
+    let mut check_at = limits.max_nodes.map_or(1 << 16, |m| m.min(1 << 16));
+
+    let mut depth = 0u32;
+    while cur.len() > 0 {
+        let g = depth + 1;
+        if g >= bound {
+            return BeamRun { found: None, stop: None };
+        }
+        candidates.clear();
+        for (i, &came_by) in came.iter().enumerate() {
+            // The hash set outgrows the caches: start loading the slots of the children of a
+            // board a few ahead, so that they are in cache when that board is expanded.
+            if i + PREFETCH_AHEAD < cur.len() {
+                let j = i + PREFETCH_AHEAD;
+                let blank = cur.blanks[j] as usize;
+                let board = &cur.cells[j * n..(j + 1) * n];
+                for &to in table.of(blank).iter().filter(|&&to| to != NONE) {
+                    let tile = board[to as usize];
+                    seen.prefetch(
+                        cur.hashes[j] ^ zobrist.key(tile, to as usize) ^ zobrist.key(tile, blank),
+                    );
+                }
+            }
+            let blank = cur.blanks[i] as usize;
+            let back = came_by ^ 3;
+            let base = i * n;
+            for (d, &to) in table.of(blank).iter().enumerate() {
+                if to == NONE || d as u8 == back {
+                    continue;
+                }
+                let to = to as usize;
+                let board = &mut cur.cells[base..base + n];
+                let tile = board[to];
+                let hash = cur.hashes[i] ^ zobrist.key(tile, to) ^ zobrist.key(tile, blank);
+                board[blank] = tile;
+                board[to] = 0;
+                let mut child = heuristic.step(&cur.states[i], board, tile, to, blank);
+                let h = heuristic.resolve(&mut child);
+                let tie = heuristic.tie_break(&child);
+                board[to] = tile;
+                board[blank] = 0;
+                stats.generated += 1;
+                if (admissible && g + h >= bound) || seen.contains(hash) {
+                    continue;
+                }
+                let key =
+                    (u64::from(h) << 40) | (u64::from(tie.min(0xFF_FFFF)) << 16) | (hash >> 48);
+                candidates.push(Candidate { key, hash, parent: i as u32, dir: d as u8 });
+            }
+            stats.expanded += 1;
+            if stats.generated >= check_at
+                && let Some(kind) = limits.check_count(stats.generated, 1 << 16, &mut check_at)
+            {
+                return BeamRun { found: None, stop: Some(kind) };
+            }
+        }
+        // The goal, if a candidate is it: that layer's depth is the answer's length.
+        if let Some(c) = candidates.iter().find(|c| c.hash == goal_hash) {
+            let parent = c.parent as usize;
+            let mut board = cur.cells[parent * n..(parent + 1) * n].to_vec();
+            let blank = cur.blanks[parent] as usize;
+            let to = table.of(blank)[c.dir as usize] as usize;
+            board.swap(blank, to);
+            if board == problem.goal().cells() {
+                let mut moves = vec![Dir::ALL[c.dir as usize]];
+                let mut at = parent;
+                for layer in trail.iter().rev() {
+                    let (p, d) = layer[at];
+                    moves.push(Dir::ALL[d as usize]);
+                    at = p as usize;
+                }
+                moves.reverse();
+                return BeamRun { found: Some(moves), stop: None };
+            }
+        }
+        if candidates.len() > width {
+            candidates.select_nth_unstable_by_key(width, |c| c.key);
+            candidates.truncate(width);
+        }
+        // In parent order, the next layer is made reading this one from start to end.
+        candidates.sort_unstable_by_key(|c| (c.parent, c.dir));
+        if kept + candidates.len() as u64 > max_kept {
+            return BeamRun { found: None, stop: Some(LimitKind::Memory) };
+        }
+        next.clear();
+        let mut links = Vec::with_capacity(candidates.len());
+        let mut next_came = Vec::with_capacity(candidates.len());
+        for (k, c) in candidates.iter().enumerate() {
+            if let Some(ahead) = candidates.get(k + PREFETCH_AHEAD) {
+                seen.prefetch(ahead.hash);
+            }
+            if !seen.insert(c.hash) {
+                continue;
+            }
+            let parent = c.parent as usize;
+            let blank = cur.blanks[parent] as usize;
+            let to = table.of(blank)[c.dir as usize] as usize;
+            let board = &cur.cells[parent * n..(parent + 1) * n];
+            let at = next.cells.len();
+            next.cells.extend_from_slice(board);
+            let child = &mut next.cells[at..at + n];
+            let tile = child[to];
+            child[blank] = tile;
+            child[to] = 0;
+            let mut state = heuristic.step(&cur.states[parent], child, tile, to, blank);
+            heuristic.resolve(&mut state);
+            next.blanks.push(to as u8);
+            next.states.push(state);
+            next.hashes.push(c.hash);
+            links.push((c.parent, c.dir));
+            next_came.push(c.dir);
+        }
+        kept += links.len() as u64;
+        trail.push(links);
+        came = next_came;
+        std::mem::swap(&mut cur, &mut next);
+        depth = g;
+    }
+    BeamRun { found: None, stop: None }
+}
+
+#[cfg(test)]
+mod tests;

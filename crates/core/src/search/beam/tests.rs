@@ -1,0 +1,112 @@
+//! Beam search against exact distances: a beam wider than any layer is a breadth-first
+//! search, so it must find shortest paths; narrow beams must answer with paths that replay,
+//! honour the bound, and be the same from one run to the next.
+
+use super::*;
+use crate::board::{Board, Size};
+use crate::heuristic::{LinearConflict, Manhattan};
+use crate::search::replay;
+
+/// A board `steps` random moves from `goal` (a fixed generator, so the test is repeatable).
+fn walk(goal: &Board, steps: usize, seed: u64) -> Board {
+    let mut b = goal.clone();
+    let mut x = seed;
+    for _ in 0..steps {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        b.apply(Dir::ALL[(x >> 62) as usize]);
+    }
+    b
+}
+
+/// Every 3x3 position's distance to `goal` (breadth-first over ranks).
+fn distances(goal: &Board) -> Vec<u8> {
+    let mut dist = vec![u8::MAX; 362_880];
+    let mut queue = std::collections::VecDeque::new();
+    dist[crate::pdb::rank(9, goal.cells()) as usize] = 0;
+    queue.push_back(goal.clone());
+    while let Some(b) = queue.pop_front() {
+        let d = dist[crate::pdb::rank(9, b.cells()) as usize];
+        for dir in Dir::ALL {
+            let mut next = b.clone();
+            if next.apply(dir).is_some() {
+                let r = crate::pdb::rank(9, next.cells()) as usize;
+                if dist[r] == u8::MAX {
+                    dist[r] = d + 1;
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    dist
+}
+
+#[test]
+fn a_beam_wider_than_any_layer_finds_shortest_paths_on_3x3() {
+    let goal = Board::blank_last(Size::S3X3);
+    let dist = distances(&goal);
+    // The largest 3x3 layer holds 24,047 positions; 181,440 are reachable in all.
+    let h = Manhattan::new(&goal);
+    let mut cells = [0u8; 9];
+    let mut checked = 0;
+    for (r, &d) in dist.iter().enumerate().step_by(7_919) {
+        if d == u8::MAX {
+            continue;
+        }
+        crate::pdb::unrank(9, r as u64, &mut cells);
+        let start = Board::from_cells(Size::S3X3, &cells).unwrap();
+        let p = Problem::new(start.clone(), goal.clone()).unwrap();
+        let mut stats = Stats::default();
+        let run = beam(&p, &h, 30_000, u32::MAX, &Limits::default(), &mut stats);
+        let path = run.found.expect("a breadth-first search finds every solvable position");
+        assert_eq!(path.len(), usize::from(d), "{start:?}");
+        assert_eq!(replay(&start, &path).unwrap().0, goal);
+        checked += 1;
+    }
+    assert!(checked >= 20);
+}
+
+#[test]
+fn narrow_beams_answer_with_paths_that_replay_and_honour_the_bound() {
+    let goal = Board::blank_last(Size::new(5, 5).unwrap());
+    let h = LinearConflict::new(&goal);
+    let mut longer = 0;
+    for seed in 1..=8u64 {
+        let start = walk(&goal, 200, seed);
+        let p = Problem::new(start.clone(), goal.clone()).unwrap();
+        let root = h.estimate(start.cells()) as usize;
+        let mut stats = Stats::default();
+        let run = beam(&p, &h, 32, u32::MAX, &Limits::default(), &mut stats);
+        let path = run.found.expect("a beam of 32 answers a 5x5 walk");
+        assert_eq!(replay(&start, &path).unwrap().0, goal);
+        assert!(path.len() >= root && (path.len() - root).is_multiple_of(2), "parity and admissibility");
+        // The same run again gives the same path; a bound of its length gives a shorter one
+        // or none.
+        let mut again = Stats::default();
+        let same = beam(&p, &h, 32, u32::MAX, &Limits::default(), &mut again);
+        assert_eq!(same.found.as_deref(), Some(&path[..]));
+        assert_eq!(again, stats);
+        let bounded = beam(&p, &h, 32, path.len() as u32, &Limits::default(), &mut again);
+        if let Some(shorter) = bounded.found {
+            assert!(shorter.len() < path.len());
+            assert_eq!(replay(&start, &shorter).unwrap().0, goal);
+        }
+        longer += usize::from(path.len() > root);
+    }
+    assert!(longer > 0, "a narrow beam does not always follow the estimate straight home");
+}
+
+#[test]
+fn limits_end_a_beam() {
+    let goal = Board::blank_last(Size::new(7, 7).unwrap());
+    let start = walk(&goal, 2_000, 7);
+    let p = Problem::new(start, goal.clone()).unwrap();
+    let h = LinearConflict::new(&goal);
+    let mut stats = Stats::default();
+    let nodes = Limits { max_nodes: Some(1_000), ..Limits::default() };
+    let run = beam(&p, &h, 4_096, u32::MAX, &nodes, &mut stats);
+    assert!(run.found.is_none());
+    assert_eq!(run.stop, Some(LimitKind::Nodes));
+    let memory = Limits { max_stored: Some(10_000), ..Limits::default() };
+    let run = beam(&p, &h, 4_096, u32::MAX, &memory, &mut Stats::default());
+    assert_eq!(run.stop, Some(LimitKind::Memory));
+}
