@@ -142,6 +142,13 @@ pub trait Heuristic: Sync {
         0
     }
 
+    /// Orders boards at the same depth for a beam search (lower first) on a resolved state;
+    /// only the order matters, and it need not be admissible. The estimate by default.
+    #[inline(always)]
+    fn rank(&self, state: &Self::State) -> u32 {
+        self.h(state)
+    }
+
     /// Whether the estimate never exceeds the true distance.
     fn admissible(&self) -> bool {
         true

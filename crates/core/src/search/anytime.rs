@@ -7,8 +7,8 @@
 //! [`shorten`](super::shorten) (windows of the path re-solved optimally by IDA*). The next
 //! width is up to four times the last, as wide as the time left allows; when no wider run
 //! fits, IDA* spends the rest of the time raising the proven lower bound, and proves the
-//! answer optimal if it finishes. Boards up to the 5x5, where IDA* with databases often does
-//! finish, give the beams only [`SMALL_BEAM_SHARE`] of the time. Beam search replaced
+//! answer optimal if it finishes (keeping most of the time for IDA* on the 5x5, where it
+//! sometimes finishes, measured worse: see `docs/performance.md`). Beam search replaced
 //! restarting weighted A* here (measured in `docs/performance.md`): with an estimate that
 //! falls short by a third, weighted A* needs a weight that offsets the shortfall and then
 //! stores nodes by the million, while a beam only needs the estimate to *rank* boards well.
@@ -187,12 +187,6 @@ pub fn anytime<H: Heuristic>(
     let mut near = Near::new(problem, heuristic, t0)?;
     let max_kept = limits.max_stored.map_or(BEAM_MAX_KEPT, |m| m as u64);
     let mut last_stop = None;
-    // Boards up to the 5x5 keep most of the time for IDA*, which often proves an answer
-    // optimal there; larger boards give the beam all the time it can use.
-    let beam_until = limits.deadline.map(|d| {
-        let share = if problem.start().size().cells() <= 25 { SMALL_BEAM_SHARE } else { 1.0 };
-        t0 + d.saturating_duration_since(t0).mul_f64(share)
-    });
     let mut width = FIRST_WIDTH;
     loop {
         if near.proven() {
@@ -220,11 +214,11 @@ pub fn anytime<H: Heuristic>(
         // time grows with its width), and narrow enough that its layers fit in `max_kept`.
         let took = run_t0.elapsed().as_secs_f64().max(1e-6);
         let mut factor = 4.0f64;
-        if let Some(until) = beam_until {
+        if let Some(until) = limits.deadline {
             let left = until.saturating_duration_since(Instant::now()).as_secs_f64();
             factor = factor.min(0.6 * left / took);
         }
-        let depth = near.bound().min(u32::from(u16::MAX)).max(1) as f64;
+        let depth = f64::from(near.bound().min(cap).max(1));
         factor = factor.min(max_kept as f64 / (1.25 * depth * width as f64));
         if factor < 1.2 || width >= MAX_WIDTH {
             break;
@@ -269,9 +263,6 @@ pub const MAX_WIDTH: usize = 1 << 24;
 /// A beam run gives up past this many times the start's estimate, plus [`DEPTH_CAP_EXTRA`].
 const DEPTH_CAP_FACTOR: u32 = 4;
 const DEPTH_CAP_EXTRA: u32 = 64;
-
-/// The share of the time the beams may take on boards up to the 5x5 (IDA* takes the rest).
-const SMALL_BEAM_SHARE: f64 = 0.25;
 
 /// Boards a beam run may keep over all its layers when [`Limits::max_stored`] is unset (about
 /// 24 bytes each: the hash set and the trail).

@@ -19,9 +19,11 @@
 //! collision of 64-bit hashes can only drop a board, never make a wrong path, and every answer
 //! is replayed by the caller); a candidate whose g + h reaches `bound` is dropped (with an
 //! admissible heuristic it cannot lead to an answer shorter than `bound`); the answer is the
-//! first layer holding the goal, so its length is that layer's depth. Ties of the estimate are
-//! broken by the heuristic's [`Heuristic::tie_break`] and then by the hash, so the search is
-//! deterministic and the survivors of a tie are spread over the board space.
+//! first layer holding the goal, so its length is that layer's depth. Boards are ranked by
+//! [`Heuristic::rank`] (the estimate unless a heuristic knows a better order, which need not be
+//! admissible: pruning uses the estimate), ties broken by the hash, so the search is
+//! deterministic and the survivors of a tie are spread over the board space (measured: better
+//! than breaking ties by Manhattan distance either way).
 
 use super::{LimitKind, Limits, Problem, Stats};
 use crate::heuristic::Heuristic;
@@ -254,15 +256,13 @@ pub(crate) fn beam<H: Heuristic>(
                 board[to] = 0;
                 let mut child = heuristic.step(&cur.states[i], board, tile, to, blank);
                 let h = heuristic.resolve(&mut child);
-                let tie = heuristic.tie_break(&child);
                 board[to] = tile;
                 board[blank] = 0;
                 stats.generated += 1;
                 if (admissible && g + h >= bound) || seen.contains(hash) {
                     continue;
                 }
-                let key =
-                    (u64::from(h) << 40) | (u64::from(tie.min(0xFF_FFFF)) << 16) | (hash >> 48);
+                let key = (u64::from(heuristic.rank(&child)) << 32) | (hash >> 32);
                 candidates.push(Candidate { key, hash, parent: i as u32, dir: d as u8 });
             }
             stats.expanded += 1;

@@ -78,7 +78,10 @@ fn narrow_beams_answer_with_paths_that_replay_and_honour_the_bound() {
         let run = beam(&p, &h, 32, u32::MAX, &Limits::default(), &mut stats);
         let path = run.found.expect("a beam of 32 answers a 5x5 walk");
         assert_eq!(replay(&start, &path).unwrap().0, goal);
-        assert!(path.len() >= root && (path.len() - root).is_multiple_of(2), "parity and admissibility");
+        assert!(
+            path.len() >= root && (path.len() - root).is_multiple_of(2),
+            "parity and admissibility"
+        );
         // The same run again gives the same path; a bound of its length gives a shorter one
         // or none.
         let mut again = Stats::default();
