@@ -22,6 +22,9 @@ pub(super) fn build_cost(preset: &Preset) -> Option<&'static str> {
         "5x5-14x6-bits" => Some("about 11 minutes on 2 cores, 317 MB on disk and in memory, once"),
         "5x5-6-6-6-6" => Some("about 2 minutes on 2 cores, 510 MB on disk and in memory, once"),
         "4x4-7-8" => Some("about 2 minutes on 2 cores, 577 MB on disk and in memory, once"),
+        "6x6-7x5" => Some("about 2 minutes on 2 cores, 317 MB on disk and in memory, once"),
+        "7x7-12x4" => Some("about 20 seconds on 2 cores, 61 MB on disk and in memory, once"),
+        "8x8-15x4-3" => Some("about 2 minutes on 2 cores, 229 MB on disk and in memory, once"),
         _ => None,
     }
 }
@@ -69,7 +72,7 @@ pub(super) fn defaults(found: &BTreeSet<String>, opts: &PdbOpts) -> Vec<String> 
             format!(
                 "missing: `{}` builds it ({}); solve builds the quick set on first use",
                 build_command(size, opts),
-                build_cost(p).unwrap_or("seconds")
+                build_cost(p).unwrap_or("a few seconds")
             )
         } else {
             format!(
