@@ -117,8 +117,7 @@ pub fn bounded<H: Heuristic>(
     // bounds the weighted A* run. Up to the 4x4, weighted A* alone is quicker.
     let mut first = BeamRun { found: None, stop: None };
     if problem.start().size().cells() > 16 {
-        let cap = near.root_h.saturating_mul(DEPTH_CAP_FACTOR).saturating_add(DEPTH_CAP_EXTRA);
-        first = beam(problem, heuristic, BOUNDED_BEAM, cap, limits, &mut near.stats);
+        first = beam(problem, heuristic, BOUNDED_BEAM, near.depth_cap(), limits, &mut near.stats);
     }
     if let Some(path) = first.found.take() {
         near.offer(path, Method::Beam(BOUNDED_BEAM), limits, &mut quiet);
@@ -198,10 +197,7 @@ pub fn anytime<H: Heuristic>(
             max_stored: Some(max_kept.min(usize::MAX as u64) as usize),
             ..limits.clone()
         };
-        // A narrow beam can wander for ever on a large board: a run gives up past a few
-        // times the estimate, and a wider one follows.
-        let cap = near.root_h.saturating_mul(DEPTH_CAP_FACTOR).saturating_add(DEPTH_CAP_EXTRA);
-        let bound = near.bound().min(cap);
+        let bound = near.bound().min(near.depth_cap());
         let run = beam(problem, heuristic, width, bound, &run_limits, &mut near.stats);
         if let Some(path) = run.found {
             near.offer(path, Method::Beam(width), limits, on_improve);
@@ -218,7 +214,7 @@ pub fn anytime<H: Heuristic>(
             let left = until.saturating_duration_since(Instant::now()).as_secs_f64();
             factor = factor.min(0.6 * left / took);
         }
-        let depth = f64::from(near.bound().min(cap).max(1));
+        let depth = f64::from(near.bound().min(near.depth_cap()).max(1));
         factor = factor.min(max_kept as f64 / (1.25 * depth * width as f64));
         if factor < 1.2 || width >= MAX_WIDTH {
             break;
@@ -332,6 +328,12 @@ impl Near {
     /// Whether the incumbent is proven optimal.
     fn proven(&self) -> bool {
         self.best.as_ref().is_some_and(|b| b.len() as u32 <= self.lower)
+    }
+
+    /// The depth past which a beam run gives up: a narrow beam can wander for ever on a large
+    /// board, so a run stops a few times the start's estimate deep and a wider one follows.
+    fn depth_cap(&self) -> u32 {
+        self.root_h.saturating_mul(DEPTH_CAP_FACTOR).saturating_add(DEPTH_CAP_EXTRA)
     }
 
     /// Runs look for answers shorter than this.

@@ -240,6 +240,7 @@ pub(crate) fn beam<H: Heuristic>(
         }
         candidates.clear();
         child_states.clear();
+        let mut goal: Option<Candidate> = None;
         for (i, &came_by) in came.iter().enumerate() {
             // The hash set outgrows the caches: start loading the slots of the children of a
             // board a few ahead, so that they are in cache when that board is expanded.
@@ -280,7 +281,11 @@ pub(crate) fn beam<H: Heuristic>(
                 if keep_states {
                     child_states.push(child);
                 }
-                candidates.push(Candidate { key, hash, parent: i as u32, slot, dir: d as u8 });
+                let candidate = Candidate { key, hash, parent: i as u32, slot, dir: d as u8 };
+                if hash == goal_hash && goal.is_none() {
+                    goal = Some(candidate);
+                }
+                candidates.push(candidate);
             }
             stats.expanded += 1;
             if stats.generated >= check_at
@@ -290,7 +295,7 @@ pub(crate) fn beam<H: Heuristic>(
             }
         }
         // The goal, if a candidate is it: that layer's depth is the answer's length.
-        if let Some(c) = candidates.iter().find(|c| c.hash == goal_hash) {
+        if let Some(c) = goal.take() {
             let parent = c.parent as usize;
             let mut board = cur.cells[parent * n..(parent + 1) * n].to_vec();
             let blank = cur.blanks[parent] as usize;

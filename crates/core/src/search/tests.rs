@@ -7,6 +7,29 @@ use super::*;
 use crate::moves::Fsm;
 use crate::{Exact, Heuristic, LinearConflict, Manhattan, Misplaced, Size};
 
+/// Every 3x3 position's distance to `goal` (indexed by rank; `u8::MAX` where unreachable), by
+/// breadth-first search over ranks. Shared by the near-optimal searches' tests.
+pub(super) fn distances_3x3(goal: &Board) -> Vec<u8> {
+    let mut dist = vec![u8::MAX; 362_880];
+    let mut queue = std::collections::VecDeque::new();
+    dist[crate::pdb::rank(9, goal.cells()) as usize] = 0;
+    queue.push_back(goal.clone());
+    while let Some(b) = queue.pop_front() {
+        let d = dist[crate::pdb::rank(9, b.cells()) as usize];
+        for dir in Dir::ALL {
+            let mut next = b.clone();
+            if next.apply(dir).is_some() {
+                let r = crate::pdb::rank(9, next.cells()) as usize;
+                if dist[r] == u8::MAX {
+                    dist[r] = d + 1;
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    dist
+}
+
 /// Checks that `s` replays from `start` to `goal` with the tiles it reports.
 fn assert_replays(s: &Solution, start: &Board, goal: &Board) {
     let (end, tiles) = replay(start, &s.moves).unwrap();

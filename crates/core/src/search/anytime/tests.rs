@@ -1,12 +1,11 @@
 //! Tests of the bounded and anytime searches against exact distances (a breadth-first search
 //! here, checked against the published 3x3 depth counts) and against each other.
 
-use std::collections::VecDeque;
-
 use super::*;
 use crate::board::{Board, Size};
 use crate::heuristic::LinearConflict;
 use crate::search::replay;
+use crate::search::tests::distances_3x3;
 
 /// The published count of 3x3 positions at each distance (`8puzzle-depths.txt`).
 fn published_depths() -> Vec<u64> {
@@ -19,28 +18,6 @@ fn published_depths() -> Vec<u64> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
         .collect()
-}
-
-/// Every 3x3 position's distance to `goal`, by breadth-first search over ranks.
-fn bfs_distances(goal: &Board) -> Vec<u8> {
-    let mut dist = vec![u8::MAX; 362_880];
-    let mut queue = VecDeque::new();
-    dist[crate::pdb::rank(9, goal.cells()) as usize] = 0;
-    queue.push_back(goal.clone());
-    while let Some(b) = queue.pop_front() {
-        let d = dist[crate::pdb::rank(9, b.cells()) as usize];
-        for dir in Dir::ALL {
-            let mut next = b.clone();
-            if next.apply(dir).is_some() {
-                let r = crate::pdb::rank(9, next.cells()) as usize;
-                if dist[r] == u8::MAX {
-                    dist[r] = d + 1;
-                    queue.push_back(next);
-                }
-            }
-        }
-    }
-    dist
 }
 
 fn check(near: &NearOptimal, start: &Board, goal: &Board, optimum: u32) {
@@ -57,7 +34,7 @@ fn check(near: &NearOptimal, start: &Board, goal: &Board, optimum: u32) {
 #[test]
 fn bounded_is_within_its_factor_on_every_3x3_position() {
     let goal = Board::blank_last(Size::S3X3);
-    let dist = bfs_distances(&goal);
+    let dist = distances_3x3(&goal);
     let mut histogram = vec![0u64; 32];
     for &d in dist.iter().filter(|&&d| d != u8::MAX) {
         histogram[d as usize] += 1;
@@ -174,7 +151,7 @@ fn with_a_deadline_ida_proves_3x3_answers_optimal() {
     // With time left after the beams, IDA* finishes on the 3x3: every answer is proven optimal
     // and has the breadth-first length.
     let goal = Board::blank_last(Size::S3X3);
-    let dist = bfs_distances(&goal);
+    let dist = distances_3x3(&goal);
     let h = LinearConflict::new(&goal);
     let mut cells = [0u8; 9];
     let mut checked = 0;

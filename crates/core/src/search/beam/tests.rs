@@ -6,6 +6,7 @@ use super::*;
 use crate::board::{Board, Size};
 use crate::heuristic::{LinearConflict, Manhattan};
 use crate::search::replay;
+use crate::search::tests::distances_3x3;
 
 /// A board `steps` random moves from `goal` (a fixed generator, so the test is repeatable).
 fn walk(goal: &Board, steps: usize, seed: u64) -> Board {
@@ -18,32 +19,10 @@ fn walk(goal: &Board, steps: usize, seed: u64) -> Board {
     b
 }
 
-/// Every 3x3 position's distance to `goal` (breadth-first over ranks).
-fn distances(goal: &Board) -> Vec<u8> {
-    let mut dist = vec![u8::MAX; 362_880];
-    let mut queue = std::collections::VecDeque::new();
-    dist[crate::pdb::rank(9, goal.cells()) as usize] = 0;
-    queue.push_back(goal.clone());
-    while let Some(b) = queue.pop_front() {
-        let d = dist[crate::pdb::rank(9, b.cells()) as usize];
-        for dir in Dir::ALL {
-            let mut next = b.clone();
-            if next.apply(dir).is_some() {
-                let r = crate::pdb::rank(9, next.cells()) as usize;
-                if dist[r] == u8::MAX {
-                    dist[r] = d + 1;
-                    queue.push_back(next);
-                }
-            }
-        }
-    }
-    dist
-}
-
 #[test]
 fn a_beam_wider_than_any_layer_finds_shortest_paths_on_3x3() {
     let goal = Board::blank_last(Size::S3X3);
-    let dist = distances(&goal);
+    let dist = distances_3x3(&goal);
     // The largest 3x3 layer holds 24,047 positions; 181,440 are reachable in all.
     let h = Manhattan::new(&goal);
     let mut cells = [0u8; 9];
