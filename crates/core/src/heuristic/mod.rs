@@ -100,6 +100,23 @@ pub trait Heuristic: Sync {
         self.resolve(state)
     }
 
+    /// The first half of [`Heuristic::resolve_within`], for a search that resolves several
+    /// states side by side: the estimate if it is decided without further reads, else `None`
+    /// after starting the loads that [`Heuristic::resolve_rest`] then finishes. Starting every
+    /// sibling's loads before finishing any lets their memory latencies overlap. The default
+    /// resolves at once.
+    #[inline(always)]
+    fn resolve_begin(&self, state: &mut Self::State, room: u32) -> Option<u32> {
+        Some(self.resolve_within(state, room))
+    }
+
+    /// Finishes a [`Heuristic::resolve_begin`] that returned `None`: the full estimate, as
+    /// [`Heuristic::resolve_within`] would have returned it.
+    #[inline(always)]
+    fn resolve_rest(&self, state: &mut Self::State) -> u32 {
+        self.resolve(state)
+    }
+
     /// Table reads done by the last [`Heuristic::resolve_within`] beyond those
     /// [`Heuristic::pending_reads`] announced (a lazy heuristic decides some reads as it goes).
     #[inline(always)]

@@ -748,6 +748,14 @@ impl<const S: usize> Heuristic for Catalogue<S> {
 
     #[inline(always)]
     fn resolve_within(&self, s: &mut CatalogueState<S>, room: u32) -> u32 {
+        match self.resolve_begin(s, room) {
+            Some(h) => h,
+            None => self.resolve_rest(s),
+        }
+    }
+
+    #[inline(always)]
+    fn resolve_begin(&self, s: &mut CatalogueState<S>, room: u32) -> Option<u32> {
         let mut stale = s.stale;
         s.stale = 0;
         while stale != 0 {
@@ -760,25 +768,30 @@ impl<const S: usize> Heuristic for Catalogue<S> {
         // The group that led at the parent is clean (see `update`): often it alone is over.
         let first = self.group_sum(s, lead);
         if first > room {
-            return first;
+            return Some(first);
         }
-        // Else every slot is needed: all the indices first, each entry prefetched, then reads.
-        let pending = s.dirty;
-        if pending != 0 {
-            let mut dirty = pending;
-            while dirty != 0 {
-                let slot = dirty.trailing_zeros() as usize;
-                dirty &= dirty - 1;
-                self.index_now(s, slot);
-                self.prefetch_slot(s, slot);
-            }
-            let mut read = pending;
-            while read != 0 {
-                let slot = read.trailing_zeros() as usize;
-                read &= read - 1;
-                self.read(s, slot);
-                s.cleaned += 1;
-            }
+        // Else every slot is needed: all the indices, each entry prefetched; the reads are
+        // left to `resolve_rest` (as stale slots), after the siblings' prefetches.
+        let mut dirty = s.dirty;
+        s.stale = dirty;
+        while dirty != 0 {
+            let slot = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            self.index_now(s, slot);
+            self.prefetch_slot(s, slot);
+        }
+        None
+    }
+
+    #[inline(always)]
+    fn resolve_rest(&self, s: &mut CatalogueState<S>) -> u32 {
+        let mut read = s.stale;
+        s.stale = 0;
+        s.cleaned += read.count_ones() as u8;
+        while read != 0 {
+            let slot = read.trailing_zeros() as usize;
+            read &= read - 1;
+            self.read(s, slot);
         }
         // The largest sum, and the first group that has it (the next lead).
         let (best, lead) = self.best(s);

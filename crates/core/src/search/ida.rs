@@ -774,11 +774,24 @@ pub(super) fn settle<H: Heuristic>(
     }
     // A child is searched only if its estimate is at most `room`.
     let room = bound.saturating_sub(g + 1);
-    for ((i, kid), key) in kids.iter_mut().enumerate().zip(&mut keys) {
+    // Each child's first part, then the rest of those it did not decide: their loads overlap.
+    let mut rest = 0u32;
+    for (i, kid) in kids.iter_mut().enumerate() {
         hs.clear_pending(&mut kid.state);
-        let kid_h = hs.resolve_within(&mut kid.state, room);
+        match hs.resolve_begin(&mut kid.state, room) {
+            Some(h) => kid.h = h,
+            None => rest |= 1 << i,
+        }
+    }
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let kid = &mut kids[i % 4];
+        kid.h = hs.resolve_rest(&mut kid.state);
+    }
+    for ((i, kid), key) in kids.iter_mut().enumerate().zip(&mut keys) {
+        let kid_h = kid.h;
         *lookups += u64::from(hs.reads_done(&kid.state));
-        kid.h = kid_h;
         hmax = hmax.max(kid_h);
         *key = u64::from(kid_h) << 40 | u64::from(hs.tie_break(&kid.state)) << 8 | i as u64;
     }
