@@ -192,6 +192,39 @@ fn greedy_and_weighted_solve_without_claiming_optimality() {
     }
 }
 
+/// Needs the real beam search: an answer that replays, labelled with its width, never
+/// shorter than the optimum; a width of 0 is a usage error, a beam too narrow to arrive a limit.
+#[test]
+fn beam_solves_without_claiming_optimality_and_refuses_a_zero_width() {
+    let (board, goal, optimum) = CASES[2];
+    let run = fifteen(&["solve", board, "--goal", goal, "--algorithm", "beam", "--width", "16"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let len = length(&run.stdout);
+    assert!(len >= optimum, "{len}");
+    let moves = field(&run.stdout, "moves");
+    assert_replays(board, &goal_board(goal), moves, Notation::Tile, len);
+    if len > optimum {
+        assert!(
+            run.stdout.contains("not proven optimal: beam search of width 16"),
+            "{}",
+            run.stdout
+        );
+    }
+    let run = fifteen(&["solve", board, "--goal", goal, "--algorithm", "beam", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: Value = serde_json::from_str(run.stdout.trim()).expect("JSON");
+    assert_eq!(v["algorithm"], "beam(4096)");
+    assert_eq!(v["length"], optimum as u64, "a beam of 4,096 is wide enough here");
+    let run = fifteen(&["solve", board, "--algorithm", "beam", "--width", "0"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("width"), "{}", run.stderr);
+    // A beam of one board on a 7x7 wanders past its depth cap: the limit's exit code.
+    let seven = "8 43 29 24 13 18 17 44 19 40 9 46 42 5 2 11 10 15 20 41 28 33 23 48 0 21 12 7 47 35 14 4 30 36 6 16 31 38 34 1 25 22 26 32 37 45 27 39 3";
+    let run = fifteen(&["solve", seven, "--algorithm", "beam", "--width", "1"]);
+    assert_eq!(run.code, 5, "{run:?}");
+    assert!(run.stderr.contains("depth cap"), "{}", run.stderr);
+}
+
 #[test]
 fn already_solved_is_zero_moves() {
     let run = fifteen(&["solve", "1 2 3 4 5 6 7 8 0"]);

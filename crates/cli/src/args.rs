@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use fifteen_core::{Algorithm, HeuristicKind, Notation};
+use fifteen_core::{Algorithm, HeuristicKind, MAX_WIDTH, Notation};
 
 /// Printed under every `--help`: the exit codes.
 const EXIT_CODES: &str = "\
@@ -315,16 +315,19 @@ pub(crate) enum AlgorithmArg {
     Greedy,
     /// Weighted A* (f = g + W h): at most W times the optimal length
     Weighted,
+    /// Beam search: the --width best boards of each depth; fast on any board, not optimal
+    Beam,
 }
 
 impl AlgorithmArg {
-    pub(crate) fn algorithm(self, weight: f64) -> Algorithm {
+    pub(crate) fn algorithm(self, weight: f64, width: usize) -> Algorithm {
         match self {
             AlgorithmArg::Ida => Algorithm::Ida,
             AlgorithmArg::Astar => Algorithm::AStar,
             AlgorithmArg::Bfs => Algorithm::Bfs,
             AlgorithmArg::Greedy => Algorithm::Greedy,
             AlgorithmArg::Weighted => Algorithm::Weighted(weight),
+            AlgorithmArg::Beam => Algorithm::Beam(width),
         }
     }
 }
@@ -408,6 +411,10 @@ pub(crate) struct SearchOpts {
     /// The weight W of --algorithm weighted (at least 1)
     #[arg(long, default_value_t = 2.0, value_parser = parse_weight, value_name = "W")]
     pub(crate) weight: f64,
+    /// The width of --algorithm beam: boards kept per depth (wider: shorter answers, more time
+    /// and memory)
+    #[arg(long, default_value_t = DEFAULT_WIDTH, value_parser = parse_width, value_name = "N")]
+    pub(crate) width: usize,
     /// Bounded-suboptimal: an answer at most F times the optimal length, guaranteed (F >= 1,
     /// for example 1.05), with a proven lower bound; per position in a batch
     #[arg(long, value_name = "F", value_parser = parse_weight, conflicts_with_all = ["algorithm", "time_limit"])]
@@ -588,12 +595,25 @@ pub(crate) struct CompareArgs {
     /// The weight W of the weighted A* runs
     #[arg(long, default_value_t = 2.0, value_parser = parse_weight, value_name = "W")]
     pub(crate) weight: f64,
+    /// The width of the beam search runs (boards kept per depth)
+    #[arg(long, default_value_t = DEFAULT_WIDTH, value_parser = parse_width, value_name = "N")]
+    pub(crate) width: usize,
     /// How moves are counted: with mtm, the multi-tile searches (and the single-tile ones'
     /// answers with their runs merged)
     #[arg(long, value_enum, default_value_t = MetricArg::Stm)]
     pub(crate) metric: MetricArg,
     #[command(flatten)]
     pub(crate) pdb: PdbOpts,
+}
+
+/// The default width of `--algorithm beam`.
+const DEFAULT_WIDTH: usize = 4096;
+
+fn parse_width(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(w) if (1..=MAX_WIDTH).contains(&w) => Ok(w),
+        _ => Err(format!("the width must be a whole number from 1 to {MAX_WIDTH}, not {s}")),
+    }
 }
 
 fn parse_weight(s: &str) -> Result<f64, String> {

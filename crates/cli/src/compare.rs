@@ -70,9 +70,13 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<u8> {
             }
             Err(e) => return Err(e),
         }
-        for algorithm in
-            [Algorithm::Ida, Algorithm::AStar, Algorithm::Greedy, Algorithm::Weighted(args.weight)]
-        {
+        for algorithm in [
+            Algorithm::Ida,
+            Algorithm::AStar,
+            Algorithm::Greedy,
+            Algorithm::Weighted(args.weight),
+            Algorithm::Beam(args.width),
+        ] {
             runs.push((kind, algorithm, kind.name()));
         }
     }

@@ -371,7 +371,12 @@ pub(crate) fn compare(args: &CompareArgs) -> anyhow::Result<u8> {
     if board.size().cells() <= 16 {
         runs.push(("none".to_string(), Algorithm::Bfs, bfs_mtm(&problem, &limits())));
     }
-    for algorithm in [Algorithm::Ida, Algorithm::Greedy, Algorithm::Weighted(args.weight)] {
+    for algorithm in [
+        Algorithm::Ida,
+        Algorithm::Greedy,
+        Algorithm::Weighted(args.weight),
+        Algorithm::Beam(args.width),
+    ] {
         let r = lc.solve(&problem, algorithm, &limits()).map(|mut s| {
             s.optimal = false;
             s

@@ -238,6 +238,7 @@ pub(crate) fn optimality(solution: &Solution, algorithm: Algorithm) -> String {
         Algorithm::Weighted(w) => {
             format!("not proven optimal: weighted A* finds at most {w} times the optimal length")
         }
+        Algorithm::Beam(w) => format!("not proven optimal: beam search of width {w}"),
         _ => "not proven optimal: the heuristic may overestimate".to_string(),
     }
 }

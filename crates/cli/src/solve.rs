@@ -80,7 +80,7 @@ impl Settings {
                 .search
                 .algorithm
                 .unwrap_or(AlgorithmArg::Ida)
-                .algorithm(args.search.weight),
+                .algorithm(args.search.weight, args.search.width),
             limits: args.search.limits,
             search_threads: if args.input.is_some() { 1 } else { threads },
             cancel: None,

@@ -260,6 +260,11 @@ pub const MAX_WIDTH: usize = 1 << 24;
 const DEPTH_CAP_FACTOR: u32 = 4;
 const DEPTH_CAP_EXTRA: u32 = 64;
 
+/// The depth past which a beam run from a start of estimate `root_h` gives up.
+pub(crate) fn depth_cap(root_h: u32) -> u32 {
+    root_h.saturating_mul(DEPTH_CAP_FACTOR).saturating_add(DEPTH_CAP_EXTRA)
+}
+
 /// Boards a beam run may keep over all its layers when [`Limits::max_stored`] is unset (about
 /// 24 bytes each: the hash set and the trail).
 pub const BEAM_MAX_KEPT: u64 = 40_000_000;
@@ -333,7 +338,7 @@ impl Near {
     /// The depth past which a beam run gives up: a narrow beam can wander for ever on a large
     /// board, so a run stops a few times the start's estimate deep and a wider one follows.
     fn depth_cap(&self) -> u32 {
-        self.root_h.saturating_mul(DEPTH_CAP_FACTOR).saturating_add(DEPTH_CAP_EXTRA)
+        depth_cap(self.root_h)
     }
 
     /// Runs look for answers shorter than this.

@@ -26,7 +26,7 @@
 //! deterministic and the survivors of a tie are spread over the board space (measured: better
 //! than breaking ties by Manhattan distance either way).
 
-use super::{LimitKind, Limits, Problem, Stats};
+use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::heuristic::Heuristic;
 use crate::moves::{Dir, MoveTable, NONE};
 
@@ -186,6 +186,60 @@ impl<S> Layer<S> {
 
 /// Beam search of `width` boards a layer for a path shorter than `bound` moves. Nodes are
 /// counted in `stats`; `limits` (nodes, deadline, cancel, `max_stored` boards kept) end it.
+/// One beam search of `width` boards a layer: a path to the goal, not proven optimal (unless
+/// its length is the start's admissible estimate), or [`LimitKind::Depth`] when the beam
+/// empties or goes past the depth cap of the anytime search (a few times the start's
+/// estimate) without reaching the goal, or another limit that stopped it. A wider beam finds shorter paths
+/// and costs proportionally more time and memory (about 24 bytes a board kept).
+///
+/// ```
+/// use fifteen_core::{Board, Limits, LinearConflict, Problem, Size, beam_search, replay};
+/// let goal = Board::blank_last(Size::S4X4);
+/// let start = Board::parse("5 1 2 3 9 6 7 4 13 10 11 8 0 14 15 12", None).unwrap();
+/// let h = LinearConflict::new(&goal);
+/// let sol = beam_search(&Problem::new(start.clone(), goal.clone()).unwrap(), &h, 64, &Limits::default()).unwrap();
+/// assert_eq!(replay(&start, &sol.moves).unwrap().0, goal);
+/// assert_eq!(sol.len(), 9); // the optimum, which a beam need not find
+/// assert!(beam_search(&Problem::new(start, goal).unwrap(), &h, 0, &Limits::default()).is_err());
+/// ```
+pub fn beam_search<H: Heuristic>(
+    problem: &Problem,
+    heuristic: &H,
+    width: usize,
+    limits: &Limits,
+) -> Result<Solution, SearchError> {
+    let t0 = std::time::Instant::now();
+    if width == 0 {
+        return Err(SearchError::NotApplicable("a beam needs a width of at least 1".into()));
+    }
+    if heuristic.size() != problem.start().size() {
+        return Err(SearchError::NotApplicable(format!(
+            "the heuristic is for {} but the board is {}",
+            heuristic.size(),
+            problem.start().size()
+        )));
+    }
+    let initial_h = heuristic.estimate(problem.start().cells());
+    let cap = super::anytime::depth_cap(initial_h);
+    let mut stats = Stats { generated: 1, ..Stats::default() };
+    // The boards kept are bounded as in the anytime search unless the caller bounds them.
+    let limits = Limits {
+        max_stored: Some(limits.max_stored.unwrap_or(super::BEAM_MAX_KEPT as usize)),
+        ..limits.clone()
+    };
+    let run = beam(problem, heuristic, width, cap.saturating_add(1), &limits, &mut stats);
+    stats.elapsed = t0.elapsed();
+    let lower_bound = if heuristic.admissible() { initial_h } else { 0 };
+    let Some(moves) = run.found else {
+        let kind = run.stop.unwrap_or(LimitKind::Depth);
+        return Err(SearchError::LimitReached { kind, lower_bound, stats });
+    };
+    let (_, tiles) = super::replay(problem.start(), &moves)
+        .ok_or_else(|| SearchError::NotApplicable("internal error: bad path".into()))?;
+    let optimal = heuristic.admissible() && moves.len() as u32 <= initial_h;
+    Ok(Solution { moves, tiles, optimal, initial_h, stats })
+}
+
 pub(crate) fn beam<H: Heuristic>(
     problem: &Problem,
     heuristic: &H,

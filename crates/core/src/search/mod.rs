@@ -18,6 +18,7 @@ pub use anytime::{
     anytime, bounded,
 };
 pub use astar::{astar, greedy, weighted_astar};
+pub use beam::beam_search;
 pub use bfs::bfs;
 pub use ida::ida;
 pub use lanes::ida_lanes;
@@ -76,6 +77,8 @@ pub enum Algorithm {
     Greedy,
     /// Weighted A* (f = g + w h): the answer is at most `w` times the optimum.
     Weighted(f64),
+    /// Beam search keeping this many boards a depth: fast, not optimal.
+    Beam(usize),
 }
 
 impl Algorithm {
@@ -87,6 +90,7 @@ impl Algorithm {
             Algorithm::Bfs => "bfs",
             Algorithm::Greedy => "greedy",
             Algorithm::Weighted(_) => "weighted",
+            Algorithm::Beam(_) => "beam",
         }
     }
 }
@@ -95,6 +99,7 @@ impl std::fmt::Display for Algorithm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Algorithm::Weighted(w) => write!(f, "weighted({w})"),
+            Algorithm::Beam(w) => write!(f, "beam({w})"),
             other => f.write_str(other.name()),
         }
     }
@@ -113,6 +118,7 @@ pub fn solve_with<H: Heuristic>(
         Algorithm::Bfs => bfs(problem, limits),
         Algorithm::Greedy => greedy(problem, h, limits),
         Algorithm::Weighted(w) => weighted_astar(problem, h, w, limits),
+        Algorithm::Beam(w) => beam_search(problem, h, w, limits),
     }
 }
 
@@ -151,6 +157,9 @@ pub enum LimitKind {
     Cancelled,
     /// [`Limits::max_stored`].
     Memory,
+    /// A beam search's depth cap: it went a few times the start's estimate deep without
+    /// reaching the goal (a wider beam wanders less).
+    Depth,
 }
 
 impl std::fmt::Display for LimitKind {
@@ -160,6 +169,7 @@ impl std::fmt::Display for LimitKind {
             LimitKind::Time => "time limit",
             LimitKind::Cancelled => "cancelled",
             LimitKind::Memory => "memory limit (nodes stored)",
+            LimitKind::Depth => "beam depth cap (try a wider beam)",
         })
     }
 }

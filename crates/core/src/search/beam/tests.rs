@@ -92,3 +92,46 @@ fn limits_end_a_beam() {
     let run = beam(&p, &h, 4_096, u32::MAX, &memory, &mut Stats::default());
     assert_eq!(run.stop, Some(LimitKind::Memory));
 }
+
+#[test]
+fn beam_search_answers_at_least_the_bfs_length_and_claims_optimality_only_when_proven() {
+    let goal = Board::blank_last(Size::S3X3);
+    let dist = distances_3x3(&goal);
+    let h = LinearConflict::new(&goal);
+    let mut cells = [0u8; 9];
+    let (mut exact, mut longer) = (0, 0);
+    for (r, &d) in dist.iter().enumerate().step_by(1_009) {
+        if d == u8::MAX {
+            continue;
+        }
+        crate::pdb::unrank(9, r as u64, &mut cells);
+        let start = Board::from_cells(Size::S3X3, &cells).unwrap();
+        let p = Problem::new(start.clone(), goal.clone()).unwrap();
+        for width in [1, 8, 30_000] {
+            let sol = match beam_search(&p, &h, width, &Limits::default()) {
+                Ok(sol) => sol,
+                // Only a narrow beam may wander past its depth cap.
+                Err(SearchError::LimitReached { kind: LimitKind::Depth, lower_bound, .. }) => {
+                    assert!(width < 30_000 && lower_bound <= u32::from(d));
+                    continue;
+                }
+                Err(e) => panic!("{start:?} width {width}: {e}"),
+            };
+            assert_eq!(replay(&start, &sol.moves).unwrap().0, goal);
+            assert!(sol.len() >= usize::from(d), "{start:?} width {width}");
+            assert_eq!(sol.optimal, sol.len() as u32 == sol.initial_h, "{start:?}");
+            if width == 30_000 {
+                // Wider than any 3x3 layer: a breadth-first search.
+                assert_eq!(sol.len(), usize::from(d), "{start:?}");
+            }
+            exact += usize::from(sol.len() == usize::from(d));
+            longer += usize::from(sol.len() > usize::from(d));
+        }
+    }
+    assert!(exact > 100 && longer > 0, "{exact} exact, {longer} longer");
+    let p = Problem::new(walk(&goal, 30, 1), goal.clone()).unwrap();
+    assert!(matches!(
+        beam_search(&p, &h, 0, &Limits::default()),
+        Err(SearchError::NotApplicable(_))
+    ));
+}
