@@ -7,6 +7,10 @@
 //! and prints the mean and worst length, the mean proven lower bound, the mean and worst search
 //! time, the mean Manhattan distance and the ratio of the mean length to it, the quantity that
 //! carries over between position sets.
+//!
+//! With `--optimal` it also solves the same positions optimally (IDA* with the default tables,
+//! two threads, no limit) and prints the optimal mean, the near-optimal mean over it and how
+//! many answers were optimal: the 5x5 target is a mean within 1% of the optimal one.
 
 use std::path::Path;
 use std::process::Command;
@@ -29,6 +33,7 @@ struct Options {
     uniform: bool,
     pdb_dir: Option<String>,
     bin: Option<String>,
+    optimal: bool,
 }
 
 pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
@@ -39,6 +44,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
         uniform: false,
         pdb_dir: None,
         bin: None,
+        optimal: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -51,6 +57,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
             "--big-uniform" => o.uniform = true,
             "--pdb-dir" => o.pdb_dir = Some(value()?.clone()),
             "--bin" => o.bin = Some(value()?.clone()),
+            "--optimal" => o.optimal = true,
             other => bail!("bench --big: unknown argument {other:?}"),
         }
     }
@@ -90,14 +97,62 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
             }
             let text = output(&mut solve)?;
             let mut stats = Stats::default();
+            let mut lengths = Vec::new();
             for line in text.lines() {
                 let v: serde_json::Value = serde_json::from_str(line)?;
                 let board = v["board"].as_str().context("board")?;
                 stats.add(&v, manhattan(board, size)?);
+                lengths.push(v["length"].as_u64());
             }
             stats.print(&format!("{size} ({label})"), dca);
+            if o.optimal {
+                optimal(&fifteen, &file, o.pdb_dir.as_deref(), &lengths)?;
+            }
         }
     }
+    Ok(())
+}
+
+/// Solves the positions of `file` optimally and prints how far `lengths` (the near-optimal
+/// answers, in the same order) are from the optimal lengths.
+fn optimal(
+    fifteen: &Path,
+    file: &Path,
+    pdb_dir: Option<&str>,
+    lengths: &[Option<u64>],
+) -> anyhow::Result<()> {
+    let mut solve = Command::new(fifteen);
+    solve.args(["solve", "--json", "--threads", "2", "--algorithm", "ida"]);
+    solve.arg("--input").arg(file);
+    if let Some(d) = pdb_dir {
+        solve.args(["--pdb-dir", d]);
+    }
+    let text = output(&mut solve)?;
+    let (mut n, mut opt_sum, mut near_sum, mut same, mut ms) = (0u64, 0u64, 0u64, 0u64, 0.0);
+    for (line, near) in text.lines().zip(lengths) {
+        let v: serde_json::Value = serde_json::from_str(line)?;
+        let (Some(opt), Some(near)) = (v["length"].as_u64(), near) else { continue };
+        if v["optimal"].as_bool() != Some(true) {
+            bail!("bench --big --optimal: an answer not proven optimal: {line}");
+        }
+        if *near < opt {
+            bail!(
+                "bench --big --optimal: a near-optimal answer ({near}) below the optimum: {line}"
+            );
+        }
+        n += 1;
+        opt_sum += opt;
+        near_sum += near;
+        same += u64::from(*near == opt);
+        ms += v["time_ms"].as_f64().unwrap_or(0.0);
+    }
+    let nf = n.max(1) as f64;
+    println!(
+        "|   optimal (IDA*, 2 threads) | {n} | {:.2} | near-optimal mean / optimal mean {:.4} | {same} of {n} optimal | {:.2} s mean |",
+        opt_sum as f64 / nf,
+        near_sum as f64 / opt_sum.max(1) as f64,
+        ms / nf / 1e3,
+    );
     Ok(())
 }
 
