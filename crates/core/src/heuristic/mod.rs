@@ -82,6 +82,14 @@ pub trait Heuristic: Sync {
     #[inline(always)]
     fn prefetch(&self, _state: &Self::State) {}
 
+    /// [`Heuristic::prefetch`] for a search that resolves every state in full (a beam): a
+    /// heuristic that defers part of its work to [`Heuristic::resolve`] (in case the search
+    /// can stop early) does it now and starts loading everything `resolve` will read.
+    #[inline(always)]
+    fn prefetch_all(&self, state: &mut Self::State) {
+        self.prefetch(state);
+    }
+
     /// Completes the reads that [`Heuristic::step`] or [`Heuristic::init`] deferred, and
     /// returns the estimate. [`Heuristic::h`] is only valid on a resolved state.
     #[inline(always)]

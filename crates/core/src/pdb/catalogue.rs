@@ -736,6 +736,18 @@ impl<const S: usize> Heuristic for Catalogue<S> {
         }
     }
 
+    #[inline]
+    fn prefetch_all(&self, s: &mut CatalogueState<S>) {
+        let mut dirty = s.dirty;
+        while dirty != 0 {
+            let slot = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            self.index_now(s, slot);
+            s.stale |= 1 << slot;
+        }
+        self.prefetch(s);
+    }
+
     #[inline(always)]
     fn pending_reads(&self, s: &CatalogueState<S>) -> u32 {
         s.stale.count_ones()

@@ -140,8 +140,20 @@ where
         s = h.step(&s, b.cells(), tile, to, blank);
         assert_eq!(into, s);
         let mut fresh = h.init(b.cells());
-        assert_eq!(h.resolve(&mut s), h.resolve(&mut fresh));
+        // Resolved after everything is prefetched (a beam's way), or in two halves with a room
+        // (IDA*'s): the same estimate, or a part of it that exceeds the room.
+        let (mut all, mut halves) = (s, s);
+        h.prefetch_all(&mut all);
+        let room = (x >> 8) as u32 % 40;
+        let full = h.resolve(&mut s);
+        assert_eq!(full, h.resolve(&mut fresh));
         assert_eq!(s, fresh);
+        assert_eq!(h.resolve(&mut all), full);
+        assert_eq!(all, s);
+        match h.resolve_begin(&mut halves, room) {
+            Some(part) => assert!(part > room && part <= full || part == full, "{part} {full}"),
+            None => assert_eq!(h.resolve_rest(&mut halves), full),
+        }
     }
 }
 

@@ -44,6 +44,19 @@ const KEEP_STATE_BYTES: usize = 64;
 /// How many boards (or candidates) ahead the hash set's slots are prefetched.
 const PREFETCH_AHEAD: usize = 8;
 
+/// Parents whose children are stepped (and their table entries prefetched) before any of them
+/// is resolved.
+const CHUNK: usize = 4;
+
+/// A child stepped but not resolved yet.
+#[derive(Clone, Copy)]
+struct Stepped<S> {
+    state: S,
+    hash: u64,
+    parent: u32,
+    dir: u8,
+}
+
 /// A child not yet made: its parent's index in the layer, the move, its rank key and hash.
 #[derive(Clone, Copy)]
 struct Candidate {
@@ -285,6 +298,7 @@ pub(crate) fn beam<H: Heuristic>(
     let mut child_states: Vec<H::State> =
         Vec::with_capacity(if keep_states { 3 * width } else { 0 });
     let mut check_at = limits.max_nodes.map_or(1 << 16, |m| m.min(1 << 16));
+    let mut stepped: Vec<Stepped<H::State>> = Vec::with_capacity(4 * CHUNK);
 
     let mut depth = 0u32;
     while cur.len() > 0 {
@@ -295,58 +309,76 @@ pub(crate) fn beam<H: Heuristic>(
         candidates.clear();
         child_states.clear();
         let mut goal: Option<Candidate> = None;
-        for (i, &came_by) in came.iter().enumerate() {
-            // The hash set outgrows the caches: start loading the slots of the children of a
-            // board a few ahead, so that they are in cache when that board is expanded.
-            if i + PREFETCH_AHEAD < cur.len() {
-                let j = i + PREFETCH_AHEAD;
-                let blank = cur.blanks[j] as usize;
-                let board = &cur.cells[j * n..(j + 1) * n];
-                for &to in table.of(blank).iter().filter(|&&to| to != NONE) {
-                    let tile = board[to as usize];
-                    seen.prefetch(
-                        cur.hashes[j] ^ zobrist.key(tile, to as usize) ^ zobrist.key(tile, blank),
-                    );
+        // Parents in chunks: every child of a chunk is stepped and its table entries
+        // prefetched, then all are resolved, so that a database heuristic's reads overlap.
+        let mut i0 = 0;
+        while i0 < cur.len() {
+            let i1 = (i0 + CHUNK).min(cur.len());
+            stepped.clear();
+            for (i, &came_by) in came.iter().enumerate().take(i1).skip(i0) {
+                // The hash set outgrows the caches: start loading the slots of the children of
+                // a board a few ahead, so that they are in cache when that board is expanded.
+                if i + PREFETCH_AHEAD < cur.len() {
+                    let j = i + PREFETCH_AHEAD;
+                    let blank = cur.blanks[j] as usize;
+                    let board = &cur.cells[j * n..(j + 1) * n];
+                    for &to in table.of(blank).iter().filter(|&&to| to != NONE) {
+                        let tile = board[to as usize];
+                        seen.prefetch(
+                            cur.hashes[j]
+                                ^ zobrist.key(tile, to as usize)
+                                ^ zobrist.key(tile, blank),
+                        );
+                    }
                 }
+                let blank = cur.blanks[i] as usize;
+                let back = came_by ^ 3;
+                let base = i * n;
+                for (d, &to) in table.of(blank).iter().enumerate() {
+                    if to == NONE || d as u8 == back {
+                        continue;
+                    }
+                    let to = to as usize;
+                    let board = &mut cur.cells[base..base + n];
+                    let tile = board[to];
+                    let hash = cur.hashes[i] ^ zobrist.key(tile, to) ^ zobrist.key(tile, blank);
+                    stats.generated += 1;
+                    // A board kept at a smaller depth is not stepped at all.
+                    if seen.contains(hash) {
+                        continue;
+                    }
+                    board[blank] = tile;
+                    board[to] = 0;
+                    let mut child = heuristic.step(&cur.states[i], board, tile, to, blank);
+                    board[to] = tile;
+                    board[blank] = 0;
+                    heuristic.prefetch_all(&mut child);
+                    stepped.push(Stepped { state: child, hash, parent: i as u32, dir: d as u8 });
+                }
+                stats.expanded += 1;
             }
-            let blank = cur.blanks[i] as usize;
-            let back = came_by ^ 3;
-            let base = i * n;
-            for (d, &to) in table.of(blank).iter().enumerate() {
-                if to == NONE || d as u8 == back {
+            for s in &mut stepped {
+                let h = heuristic.resolve(&mut s.state);
+                if admissible && g + h >= bound {
                     continue;
                 }
-                let to = to as usize;
-                let board = &mut cur.cells[base..base + n];
-                let tile = board[to];
-                let hash = cur.hashes[i] ^ zobrist.key(tile, to) ^ zobrist.key(tile, blank);
-                board[blank] = tile;
-                board[to] = 0;
-                let mut child = heuristic.step(&cur.states[i], board, tile, to, blank);
-                let h = heuristic.resolve(&mut child);
-                board[to] = tile;
-                board[blank] = 0;
-                stats.generated += 1;
-                if (admissible && g + h >= bound) || seen.contains(hash) {
-                    continue;
-                }
-                let key = (u64::from(heuristic.rank(&child)) << 32) | (hash >> 32);
+                let key = (u64::from(heuristic.rank(&s.state)) << 32) | (s.hash >> 32);
                 let slot = child_states.len() as u32;
                 if keep_states {
-                    child_states.push(child);
+                    child_states.push(s.state);
                 }
-                let candidate = Candidate { key, hash, parent: i as u32, slot, dir: d as u8 };
-                if hash == goal_hash && goal.is_none() {
+                let candidate = Candidate { key, hash: s.hash, parent: s.parent, slot, dir: s.dir };
+                if s.hash == goal_hash && goal.is_none() {
                     goal = Some(candidate);
                 }
                 candidates.push(candidate);
             }
-            stats.expanded += 1;
             if stats.generated >= check_at
                 && let Some(kind) = limits.check_count(stats.generated, 1 << 16, &mut check_at)
             {
                 return BeamRun { found: None, stop: Some(kind) };
             }
+            i0 = i1;
         }
         // The goal, if a candidate is it: that layer's depth is the answer's length.
         if let Some(c) = goal.take() {
@@ -399,8 +431,13 @@ pub(crate) fn beam<H: Heuristic>(
             let state = if keep_states {
                 child_states[c.slot as usize]
             } else {
+                // Stepped now, resolved `PREFETCH_AHEAD` survivors later (its reads loading
+                // meanwhile).
                 let mut state = heuristic.step(&cur.states[parent], child, tile, to, blank);
-                heuristic.resolve(&mut state);
+                heuristic.prefetch_all(&mut state);
+                if let Some(behind) = next.states.len().checked_sub(PREFETCH_AHEAD) {
+                    heuristic.resolve(&mut next.states[behind]);
+                }
                 state
             };
             next.blanks.push(to as u8);
@@ -408,6 +445,12 @@ pub(crate) fn beam<H: Heuristic>(
             next.hashes.push(c.hash);
             links.push((c.parent, c.dir));
             next_came.push(c.dir);
+        }
+        if !keep_states {
+            let from = next.states.len().saturating_sub(PREFETCH_AHEAD);
+            for state in &mut next.states[from..] {
+                heuristic.resolve(state);
+            }
         }
         kept += links.len() as u64;
         trail.push(links);
