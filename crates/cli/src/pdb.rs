@@ -508,7 +508,10 @@ fn list(opts: &PdbOpts) -> anyhow::Result<u8> {
                 set.tables.len(),
                 bytes as f64 / 1e6
             )?;
-            for t in &set.tables {
+            // In pattern order (`.p2` before `.p10`), whatever order the folder gave.
+            let mut tables: Vec<_> = set.tables.iter().collect();
+            tables.sort_by_key(|t| t.path().map(|p| (pattern_number(p), p.to_path_buf())));
+            for t in tables {
                 let path = t.path().map(|p| p.display().to_string()).unwrap_or_default();
                 writeln!(out, "      {path}  tiles {:?}", t.tiles())?;
             }
@@ -527,6 +530,16 @@ fn list(opts: &PdbOpts) -> anyhow::Result<u8> {
         writeln!(out, "{line}")?;
     }
     Ok(exit::OK)
+}
+
+/// The `i` of a table file `{set}.p{i}.pdb` (`u32::MAX` for another name).
+fn pattern_number(path: &Path) -> u32 {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_suffix(".pdb"))
+        .and_then(|n| n.rsplit_once(".p"))
+        .and_then(|(_, i)| i.parse().ok())
+        .unwrap_or(u32::MAX)
 }
 
 fn open(file: &Path) -> anyhow::Result<PdbTable> {

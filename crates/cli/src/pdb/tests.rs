@@ -7,7 +7,7 @@ use fifteen_core::pdb::{LoadMode, PdbMeta, PdbSet, PdbTable, encode, write_pdb_f
 use fifteen_core::{Board, Size};
 use pdb_gen::{BuildOptions, build_pattern};
 
-use super::{DirLock, check, residency, stamp_path};
+use super::{DirLock, check, pattern_number, residency, stamp_path};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("fifteen-cli-{name}-{}", std::process::id()));
@@ -97,4 +97,14 @@ fn the_note_gives_the_load_mode_and_the_share_in_huge_pages_when_known() {
         }
     }
     std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn tables_are_numbered_by_their_pattern_not_their_name() {
+    use std::path::Path;
+    let mut names = ["5x5-14x6-bits.p10.pdb", "5x5-14x6-bits.p2.pdb", "x/4x4-6-6-3.p1.pdb"];
+    names.sort_by_key(|n| pattern_number(Path::new(n)));
+    assert_eq!(names, ["x/4x4-6-6-3.p1.pdb", "5x5-14x6-bits.p2.pdb", "5x5-14x6-bits.p10.pdb"]);
+    assert_eq!(pattern_number(Path::new("notes.txt")), u32::MAX);
+    assert_eq!(pattern_number(Path::new("a.pb.pdb")), u32::MAX);
 }

@@ -11,7 +11,9 @@
 //! Shape: a layer holds its boards (`n` cells each, flat), their heuristic states, and a
 //! 64-bit Zobrist hash each. Expanding a layer makes light candidates (parent, move, estimate,
 //! hash, and the child's heuristic state when it is small): the child's board is made in the
-//! parent's slot and undone. Candidates already seen at a smaller depth are dropped, the best
+//! parent's slot and undone. The children of a few parents at a time are stepped and their
+//! table entries prefetched ([`Heuristic::prefetch_all`]) before any is resolved, so that a
+//! database heuristic's reads overlap; a child already kept is not stepped at all. Candidates already seen at a smaller depth are dropped, the best
 //! `width` are picked (`select_nth_unstable`), and only those are materialised into the next
 //! layer, in parent order so that the layer is read from start to end. Each layer keeps (parent, move) per board, which
 //! is all the path needs.
