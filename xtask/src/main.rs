@@ -32,7 +32,8 @@ tasks:
   bench --24 [--instances ID,...] [--pdb-dir DIR] [--threads N] [--speedup ID]
       Korf's 24-puzzle instances (default: the ten shortest), one process each, against
       the published expansions (SZ, RA); see `cargo xtask bench --24 --help`
-  bench --big [--count N] [--time-limit SECS] [--sizes 6x6,7x7,8x8] [--big-uniform] [--optimal]
+  bench --big [--count N] [--time-limit SECS] [--sizes 6x6,7x7,8x8] [--big-uniform]
+        [--optimal | --optimal-timeout SECS]
         [--pdb-dir DIR] [--bin DIR]
       near-optimal answers on large boards (random walks like DeepCubeA's test sets, and
       uniformly random ones): lengths, lower bounds, times, ratio to Manhattan; --optimal

@@ -13,10 +13,11 @@
 //! hash, and the child's heuristic state when it is small): the child's board is made in the
 //! parent's slot and undone. The children of a few parents at a time are stepped and their
 //! table entries prefetched ([`Heuristic::prefetch_all`]) before any is resolved, so that a
-//! database heuristic's reads overlap; a child already kept is not stepped at all. Candidates already seen at a smaller depth are dropped, the best
-//! `width` are picked (`select_nth_unstable`), and only those are materialised into the next
-//! layer, in parent order so that the layer is read from start to end. Each layer keeps (parent, move) per board, which
-//! is all the path needs.
+//! database heuristic's reads overlap; a child already kept is not stepped at all. Candidates
+//! already seen at a smaller depth are dropped, the best `width` are picked
+//! (`select_nth_unstable`), and only those are materialised into the next layer, in parent
+//! order so that the layer is read from start to end. Each layer keeps (parent, move) per
+//! board, which is all the path needs.
 //!
 //! Invariants: a board enters at most one layer (the hash set of every board kept so far; a
 //! collision of 64-bit hashes can only drop a board, never make a wrong path, and every answer
@@ -199,13 +200,11 @@ impl<S> Layer<S> {
     }
 }
 
-/// Beam search of `width` boards a layer for a path shorter than `bound` moves. Nodes are
-/// counted in `stats`; `limits` (nodes, deadline, cancel, `max_stored` boards kept) end it.
 /// One beam search of `width` boards a layer: a path to the goal, not proven optimal (unless
 /// its length is the start's admissible estimate), or [`LimitKind::Depth`] when the beam
 /// empties or goes past the depth cap of the anytime search (a few times the start's
-/// estimate) without reaching the goal, or another limit that stopped it. A wider beam finds shorter paths
-/// and costs proportionally more time and memory (about 24 bytes a board kept).
+/// estimate) without reaching the goal, or another limit that stopped it. A wider beam finds
+/// shorter paths and costs proportionally more time and memory (about 24 bytes a board kept).
 ///
 /// ```
 /// use fifteen_core::{Board, Limits, LinearConflict, Problem, Size, beam_search, replay};
@@ -255,6 +254,8 @@ pub fn beam_search<H: Heuristic>(
     Ok(Solution { moves, tiles, optimal, initial_h, stats })
 }
 
+/// Beam search of `width` boards a layer for a path shorter than `bound` moves. Nodes are
+/// counted in `stats`; `limits` (nodes, deadline, cancel, `max_stored` boards kept) end it.
 pub(crate) fn beam<H: Heuristic>(
     problem: &Problem,
     heuristic: &H,
