@@ -22,7 +22,10 @@
 //! cannot guess, so the loops over children do not branch on them: the children within the
 //! bound are a prefix of the sorted order and are counted, not tested; the reads of all the
 //! children of a node are one loop over a mask of their stale slots (16 bits per child) before
-//! any estimate; and the sort is a network of compare-exchanges.
+//! any estimate; and the sort is a network of compare-exchanges. A child whose estimate needs
+//! more reads than its parent started (a catalogue whose leading partition does not prune it)
+//! starts them, and waits on them only after every sibling has started its own
+//! ([`Heuristic::resolve_begin`], [`Heuristic::resolve_rest`]).
 //!
 //! **Duplicate paths.** Each node carries the state of a finite-state machine over the moves
 //! from the root ([`Fsm`], Taylor & Korf 1993): a move that completes a string with a no longer,
