@@ -30,6 +30,22 @@ pub(super) fn distances_3x3(goal: &Board) -> Vec<u8> {
     dist
 }
 
+/// Every `step`-th 3x3 position by rank from `skip` on that `dist` (of [`distances_3x3`]) says
+/// reaches the goal: its rank, the board and its distance.
+pub(super) fn reachable_3x3(
+    dist: &[u8],
+    skip: usize,
+    step: usize,
+) -> impl Iterator<Item = (usize, Board, u8)> + '_ {
+    dist.iter().enumerate().skip(skip).step_by(step).filter(|&(_, &d)| d != u8::MAX).map(
+        |(r, &d)| {
+            let mut cells = [0u8; 9];
+            crate::pdb::unrank(9, r as u64, &mut cells);
+            (r, Board::from_cells(Size::S3X3, &cells).unwrap(), d)
+        },
+    )
+}
+
 /// Checks that `s` replays from `start` to `goal` with the tiles it reports.
 fn assert_replays(s: &Solution, start: &Board, goal: &Board) {
     let (end, tiles) = replay(start, &s.moves).unwrap();

@@ -5,7 +5,7 @@ use super::*;
 use crate::board::{Board, Size};
 use crate::heuristic::LinearConflict;
 use crate::search::replay;
-use crate::search::tests::distances_3x3;
+use crate::search::tests::{distances_3x3, reachable_3x3};
 
 /// The published count of 3x3 positions at each distance (`8puzzle-depths.txt`).
 fn published_depths() -> Vec<u64> {
@@ -47,14 +47,8 @@ fn bounded_is_within_its_factor_on_every_3x3_position() {
             .map(|part| {
                 let (dist, goal, h) = (&dist, &goal, &h);
                 scope.spawn(move || {
-                    let mut cells = [0u8; 9];
                     let (mut proven, mut answers) = (0, 0);
-                    for (r, &d) in dist.iter().enumerate().skip(part).step_by(2) {
-                        if d == u8::MAX {
-                            continue;
-                        }
-                        crate::pdb::unrank(9, r as u64, &mut cells);
-                        let start = Board::from_cells(Size::S3X3, &cells).unwrap();
+                    for (r, start, d) in reachable_3x3(dist, part, 2) {
                         let p = Problem::new(start.clone(), goal.clone()).unwrap();
                         // Every position with F = 1.25; one in 13 also with 1.1 and 2.
                         let factors: &[f64] = if r % 13 == 0 { &[1.1, 1.25, 2.0] } else { &[1.25] };
@@ -153,14 +147,8 @@ fn with_a_deadline_ida_proves_3x3_answers_optimal() {
     let goal = Board::blank_last(Size::S3X3);
     let dist = distances_3x3(&goal);
     let h = LinearConflict::new(&goal);
-    let mut cells = [0u8; 9];
     let mut checked = 0;
-    for (r, &d) in dist.iter().enumerate().step_by(4_099) {
-        if d == u8::MAX {
-            continue;
-        }
-        crate::pdb::unrank(9, r as u64, &mut cells);
-        let start = Board::from_cells(Size::S3X3, &cells).unwrap();
+    for (_, start, d) in reachable_3x3(&dist, 0, 4_099) {
         let p = Problem::new(start.clone(), goal.clone()).unwrap();
         let limits = Limits {
             deadline: Some(Instant::now() + Duration::from_secs(30)),

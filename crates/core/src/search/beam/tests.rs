@@ -6,7 +6,7 @@ use super::*;
 use crate::board::{Board, Size};
 use crate::heuristic::{LinearConflict, Manhattan};
 use crate::search::replay;
-use crate::search::tests::distances_3x3;
+use crate::search::tests::{distances_3x3, reachable_3x3};
 
 /// A board `steps` random moves from `goal` (a fixed generator, so the test is repeatable).
 fn walk(goal: &Board, steps: usize, seed: u64) -> Board {
@@ -25,14 +25,8 @@ fn a_beam_wider_than_any_layer_finds_shortest_paths_on_3x3() {
     let dist = distances_3x3(&goal);
     // The largest 3x3 layer holds 24,047 positions; 181,440 are reachable in all.
     let h = Manhattan::new(&goal);
-    let mut cells = [0u8; 9];
     let mut checked = 0;
-    for (r, &d) in dist.iter().enumerate().step_by(7_919) {
-        if d == u8::MAX {
-            continue;
-        }
-        crate::pdb::unrank(9, r as u64, &mut cells);
-        let start = Board::from_cells(Size::S3X3, &cells).unwrap();
+    for (_, start, d) in reachable_3x3(&dist, 0, 7_919) {
         let p = Problem::new(start.clone(), goal.clone()).unwrap();
         let mut stats = Stats::default();
         let run = beam(&p, &h, 30_000, u32::MAX, &Limits::default(), &mut stats);
@@ -98,14 +92,8 @@ fn beam_search_answers_at_least_the_bfs_length_and_claims_optimality_only_when_p
     let goal = Board::blank_last(Size::S3X3);
     let dist = distances_3x3(&goal);
     let h = LinearConflict::new(&goal);
-    let mut cells = [0u8; 9];
     let (mut exact, mut longer) = (0, 0);
-    for (r, &d) in dist.iter().enumerate().step_by(1_009) {
-        if d == u8::MAX {
-            continue;
-        }
-        crate::pdb::unrank(9, r as u64, &mut cells);
-        let start = Board::from_cells(Size::S3X3, &cells).unwrap();
+    for (_, start, d) in reachable_3x3(&dist, 0, 1_009) {
         let p = Problem::new(start.clone(), goal.clone()).unwrap();
         for width in [1, 8, 30_000] {
             let sol = match beam_search(&p, &h, width, &Limits::default()) {
