@@ -26,6 +26,30 @@ const SMALL_CATALOGUE: &[&[u8]] = &[
     &[14, 19, 21, 22, 23, 24],
 ];
 
+/// Clausecker's "improved" 5x5 catalogue: the small one's fourteen patterns (in the same order,
+/// so that their files match) and five more, whose exact covers are twelve partitions.
+const IMPROVED_CATALOGUE: &[&[u8]] = &[
+    &[1, 5, 6, 10, 11, 12],
+    &[2, 3, 4, 7, 8, 9],
+    &[13, 14, 18, 19, 23, 24],
+    &[15, 16, 17, 20, 21, 22],
+    &[1, 2, 5, 6, 10, 11],
+    &[3, 4, 7, 8, 9, 12],
+    &[13, 14, 15, 16, 17, 18],
+    &[19, 20, 21, 22, 23, 24],
+    &[1, 5, 6, 10, 15, 20],
+    &[11, 12, 16, 17, 21, 22],
+    &[3, 4, 9, 14, 19, 24],
+    &[7, 8, 12, 13, 18, 23],
+    &[11, 12, 13, 16, 17, 18],
+    &[14, 19, 21, 22, 23, 24],
+    &[2, 3, 7, 8, 13, 18],
+    &[1, 2, 5, 6, 10, 15],
+    &[3, 4, 7, 8, 9, 14],
+    &[11, 16, 17, 20, 21, 22],
+    &[12, 13, 18, 19, 23, 24],
+];
+
 /// A named partition of the tiles of one board size into patterns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Preset {
@@ -127,6 +151,14 @@ pub const PRESETS: &[Preset] = &[
         height: 5,
         patterns: SMALL_CATALOGUE,
         description: "24-puzzle, the default: the zero-aware catalogue stored as one bit per entry: 14 x 22.6 MB",
+        encoding: EntryEncoding::ZeroAwareBits,
+    },
+    Preset {
+        name: "5x5-19x6-bits",
+        width: 5,
+        height: 5,
+        patterns: IMPROVED_CATALOGUE,
+        description: "24-puzzle, Clausecker's \"improved\" catalogue (nineteen 6-tile patterns, twelve partitions), zero-aware, one bit per entry: 19 x 22.6 MB; a fifth fewer expansions than the default, slower per node",
         encoding: EntryEncoding::ZeroAwareBits,
     },
     Preset {
