@@ -29,7 +29,10 @@ const USAGE: &str =
                 its search split over 2 threads
   --mtm         only Korf's 100 in the multi-tile metric (the 4x4 MTM tables in --pdb-dir,
                 built there first if missing), one thread, the tables warm; with --hard also
-                the 80-move positions and the 16 that need 43 MTM moves (minutes)";
+                the 80-move positions and the 16 that need 43 MTM moves (minutes)
+
+The 24-puzzle and large-board benchmarks: `cargo xtask bench --24 --help` and
+`cargo xtask bench --big --help`.";
 
 struct Options {
     build: bool,
@@ -65,6 +68,10 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
             "--pdb-dir" => {
                 let dir = it.next().context("--pdb-dir needs a folder")?;
                 opts.pdb_dir = std::env::current_dir()?.join(dir);
+            }
+            "--help" | "-h" => {
+                eprintln!("{USAGE}");
+                return Ok(());
             }
             other => bail!("bench: unknown argument {other:?}\n\n{USAGE}"),
         }

@@ -27,6 +27,19 @@ const SIZES: &[(&str, u32, Option<f64>)] = &[
     ("8x8", 3000, None),
 ];
 
+const USAGE: &str =
+    "usage: cargo xtask bench --big [--count N] [--time-limit SECS] [--sizes 5x5,6x6,...]
+       [--big-uniform] [--pdb-dir DIR] [--bin DIR] [--optimal] [--optimal-timeout SECS]
+
+  --count N          positions per size (default 100)
+  --time-limit SECS  the anytime search's limit per position (default 10)
+  --sizes LIST       board sizes (default 6x6,7x7,8x8)
+  --big-uniform      also uniformly random positions
+  --pdb-dir DIR      databases to solve with
+  --bin DIR          the folder of the `fifteen` binary (default: a release build)
+  --optimal          also solve the positions optimally, for the gap to the optimal mean
+  --optimal-timeout SECS  the same, each optimal solve limited to SECS";
+
 /// Options of `bench --big`.
 struct Options {
     count: u32,
@@ -67,7 +80,11 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
                 o.optimal = true;
                 o.optimal_timeout = Some(value()?.clone());
             }
-            other => bail!("bench --big: unknown argument {other:?}"),
+            "--help" | "-h" => {
+                eprintln!("{USAGE}");
+                return Ok(());
+            }
+            other => bail!("bench --big: unknown argument {other:?}\n\n{USAGE}"),
         }
     }
     let fifteen = match &o.bin {
