@@ -15,7 +15,12 @@
 //!
 //! **The machine.** An Aho–Corasick automaton over the four directions recognises the moment
 //! the moves so far end with a forbidden string: [`Fsm::step`] gives the next state or
-//! [`PRUNE`]. It is the same for every board size, built once ([`Fsm::get`]) and shared.
+//! [`PRUNE`]. It is then minimised (states with the same future merged: a fifth fewer), so
+//! that its rows fit in 16 bits and take less cache. Two are shared, each built once on first
+//! use: strings of up to [`SHORT_LEN`] moves for boards of up to 24 cells ([`Fsm::get`]), whose
+//! nodes are so cheap that a larger machine's cache misses cost more than its pruning saves, and
+//! up to [`MAX_LEN`] for larger boards ([`Fsm::long`]), whose nodes are dear
+//! ([`Fsm::for_cells`] picks).
 //!
 //! **Soundness.** Order paths by length, then lexicographically; this order is well-founded.
 //! Replacing a forbidden substring `S` of a legal path by its twin `T` gives a path that is
@@ -28,7 +33,8 @@
 //! so the iteration with bound `C*` still finds an optimal solution; pruning only removes paths
 //! that have such a twin.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -36,24 +42,34 @@ use std::time::{Duration, Instant};
 /// number: states are stored in 16 bits).
 pub(crate) const PRUNE: u32 = u16::MAX as u32;
 
-/// Longest forbidden string [`Fsm::get`] recognises. Longer strings prune more but take longer to
-/// find: with 12, IDA* generates 5 - 10% fewer nodes on Korf's 100 than with 10; 14 saves 1 - 6%
-/// more for an automaton seven times larger (figures in `docs/performance.md`).
+/// Longest forbidden string of the machine for boards of up to 24 cells ([`Fsm::get`]). Longer
+/// strings prune more but take longer to find: with 12, IDA* generates 5 - 10% fewer nodes on
+/// Korf's 100 than with 10; 14 saves 1 - 6% more for an automaton seven times larger (figures in
+/// `docs/performance.md`).
+pub(crate) const SHORT_LEN: usize = 12;
+
+/// Longest forbidden string of the machine for larger boards ([`Fsm::long`]): on the 5x5 it
+/// saves 7 - 9% of the expansions that [`SHORT_LEN`] leaves, at about the same cost per node.
 ///
-/// Enumerating them on every start would cost a one-position solve more than its search, so the
-/// strings for `L = 12` are generated once into `prune/forbidden.rs` (checked in, like
-/// rust-analyzer's generated sources); the test `forbidden_table_is_current` regenerates them and
-/// fails, rewriting the file, if they ever differ. Building the automaton from them takes about a
-/// millisecond.
-pub(crate) const MAX_LEN: usize = 12;
+/// Enumerating the strings on every start would cost a one-position solve more than its
+/// search, so the strings up to `MAX_LEN` are generated once into `prune/forbidden.rs`
+/// (checked in, like rust-analyzer's generated sources); the test `forbidden_table_is_current`
+/// regenerates them and fails, rewriting the file, if they ever differ. The short machine
+/// takes the strings up to [`SHORT_LEN`] from the same list (a string is forbidden or not
+/// whatever the longest length enumerated). Building the short machine takes a few milliseconds,
+/// the long one 30 - 40 (`shared_machine_sizes` prints it).
+pub(crate) const MAX_LEN: usize = 14;
+
+/// Boards with at least this many cells use [`Fsm::long`].
+const LONG_FROM_CELLS: usize = 25;
 
 /// A deterministic automaton over the four directions that rejects (with [`PRUNE`]) every move
 /// completing a forbidden string.
 #[derive(Debug)]
 pub(crate) struct Fsm {
-    /// `next[state][d]`: the state after move `d`, or [`PRUNE`]. In 16 bits, 78 KB for the
-    /// 9 732 states of `L = 12` instead of 156 KB, which stay in the cache better beside the
-    /// pattern databases' reads.
+    /// `next[state][d]`: the state after move `d`, or [`PRUNE`]. In 16 bits, which stay in the
+    /// cache better beside the pattern databases' reads: 64 KB for the 8 081 states of the
+    /// short machine, 445 KB for the 56 974 of the long one.
     next: Vec<[u16; 4]>,
     /// Number of minimal forbidden strings the machine recognises.
     forbidden: usize,
@@ -65,18 +81,33 @@ impl Fsm {
     /// The state before any move.
     pub(crate) const START: u32 = 0;
 
-    /// The shared machine for strings of up to [`MAX_LEN`] moves (the generated
-    /// [`forbidden::FORBIDDEN`]), built on first use.
+    /// The shared machine for strings of up to [`SHORT_LEN`] moves, built on first use.
     pub(crate) fn get() -> &'static Fsm {
         static FSM: OnceLock<Fsm> = OnceLock::new();
-        FSM.get_or_init(|| {
-            let t0 = Instant::now();
-            let patterns: Vec<Moves> =
-                forbidden::FORBIDDEN.iter().map(|&packed| Moves::unpack(packed)).collect();
-            debug_assert!(patterns.iter().all(|m| usize::from(m.len) <= MAX_LEN));
-            let next = narrow(aho_corasick(&patterns));
-            Fsm { next, forbidden: patterns.len(), build_time: t0.elapsed() }
-        })
+        FSM.get_or_init(|| Fsm::from_table(SHORT_LEN))
+    }
+
+    /// The shared machine for strings of up to [`MAX_LEN`] moves, built on first use.
+    pub(crate) fn long() -> &'static Fsm {
+        static FSM: OnceLock<Fsm> = OnceLock::new();
+        FSM.get_or_init(|| Fsm::from_table(MAX_LEN))
+    }
+
+    /// The shared machine for a board of `cells` cells.
+    pub(crate) fn for_cells(cells: usize) -> &'static Fsm {
+        if cells >= LONG_FROM_CELLS { Fsm::long() } else { Fsm::get() }
+    }
+
+    /// The machine of the generated strings of up to `max_len` moves.
+    fn from_table(max_len: usize) -> Fsm {
+        let t0 = Instant::now();
+        let patterns: Vec<Moves> = forbidden::FORBIDDEN
+            .iter()
+            .map(|&packed| Moves::unpack(packed))
+            .filter(|m| usize::from(m.len) <= max_len)
+            .collect();
+        let next = narrow(minimise(aho_corasick(&patterns)));
+        Fsm { next, forbidden: patterns.len(), build_time: t0.elapsed() }
     }
 
     /// The machine that only forbids undoing the last move (the search without this pruning).
@@ -123,7 +154,7 @@ impl Fsm {
         assert!(max_len <= 15, "strings are packed two bits a move into a u32");
         let t0 = Instant::now();
         let patterns = forbidden_strings(max_len, fit);
-        let next = narrow(aho_corasick(&patterns));
+        let next = narrow(minimise(aho_corasick(&patterns)));
         Fsm { next, forbidden: patterns.len(), build_time: t0.elapsed() }
     }
 }
@@ -153,15 +184,79 @@ impl Moves {
     }
 }
 
-/// The rows of [`aho_corasick`] in 16 bits: its entries are states, all below [`PRUNE`]
-/// (`MAX_LEN` gives 9 732, the tests' machines fewer), or [`PRUNE`] itself.
+/// A transition to a forbidden string's end before [`narrow`] makes it [`PRUNE`].
+const END: u32 = u32::MAX;
+
+/// The rows in 16 bits: their entries are states, all below [`PRUNE`] ([`MAX_LEN`] gives
+/// 56 974 once minimised, the tests' machines fewer), or [`END`], which becomes [`PRUNE`].
 fn narrow(next: Vec<[u32; 4]>) -> Vec<[u16; 4]> {
     assert!(next.len() < PRUNE as usize, "too many states for 16 bits");
-    next.iter().map(|r| r.map(|x| x as u16)).collect()
+    next.iter().map(|r| r.map(|x| if x == END { PRUNE as u16 } else { x as u16 })).collect()
+}
+
+/// The minimal automaton of the same strings (Moore's partition refinement): states whose
+/// futures are the same are merged. Every state accepts, so the first partition is one class;
+/// each round splits the classes by where their four moves lead, until no class splits. Classes
+/// are numbered in the order of their first state, so the start stays 0.
+fn minimise(next: Vec<[u32; 4]>) -> Vec<[u32; 4]> {
+    let class_of = |class: &[u32], t: u32| if t == END { END } else { class[t as usize] };
+    // A state's class and its moves' classes in 5 x 24 bits (END becomes 2^24 - 1).
+    assert!(next.len() < (1 << 24) - 1, "too many states to minimise");
+    let key = |class: &[u32], c: u32, row: &[u32; 4]| {
+        row.iter().fold(u128::from(c), |k, &t| k << 24 | u128::from(class_of(class, t) & 0xff_ffff))
+    };
+    let mut class = vec![0u32; next.len()];
+    let mut classes = 1;
+    loop {
+        let mut ids: HashMap<u128, u32, BuildHasherDefault<Mix>> =
+            HashMap::with_capacity_and_hasher(classes * 2, BuildHasherDefault::default());
+        let refined: Vec<u32> = next
+            .iter()
+            .zip(&class)
+            .map(|(row, &c)| {
+                let fresh = ids.len() as u32;
+                *ids.entry(key(&class, c, row)).or_insert(fresh)
+            })
+            .collect();
+        class = refined;
+        if ids.len() == classes {
+            break;
+        }
+        classes = ids.len();
+    }
+    let mut out = vec![[END; 4]; classes];
+    for (row, &c) in next.iter().zip(&class) {
+        out[c as usize] = row.map(|t| class_of(&class, t));
+    }
+    out
+}
+
+/// A multiply-xorshift hash for [`minimise`]'s 120-bit keys (the default hasher made
+/// minimising the long machine take 45 ms).
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        let x = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        x ^ x >> 29
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
 }
 
 /// The Aho–Corasick automaton of `patterns` as a complete transition table, with the pattern
-/// ends replaced by [`PRUNE`] and state 0 the start.
+/// ends replaced by [`END`] and state 0 the start.
 fn aho_corasick(patterns: &[Moves]) -> Vec<[u32; 4]> {
     const NO: u32 = u32::MAX;
     let mut goto: Vec<[u32; 4]> = vec![[NO; 4]];
@@ -212,7 +307,7 @@ fn aho_corasick(patterns: &[Moves]) -> Vec<[u32; 4]> {
     order
         .iter()
         .filter(|&&s| !end[s])
-        .map(|&s| goto[s].map(|t| if end[t as usize] { PRUNE } else { number[t as usize] }))
+        .map(|&s| goto[s].map(|t| if end[t as usize] { END } else { number[t as usize] }))
         .collect()
 }
 

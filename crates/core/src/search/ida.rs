@@ -68,10 +68,10 @@ pub fn ida<H: Heuristic>(
     heuristic: &H,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
-    ida_with(problem, heuristic, limits, Fsm::get())
+    ida_with(problem, heuristic, limits, Fsm::for_cells(problem.start().size().cells()))
 }
 
-/// [`ida`] with the move strings that `fsm` accepts: [`Fsm::get`] prunes duplicate paths,
+/// [`ida`] with the move strings that `fsm` accepts: [`Fsm::for_cells`] prunes duplicate paths,
 /// [`Fsm::no_undo`] only undos.
 pub(crate) fn ida_with<H: Heuristic>(
     problem: &Problem,

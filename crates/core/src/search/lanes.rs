@@ -57,7 +57,8 @@ pub fn ida_lanes<H: Heuristic, T>(
     let lanes = if H::LAZY { lanes.max(1) } else { 1 };
     let size = heuristic.size();
     let table = MoveTable::new(size);
-    let shared = Stepper { h: heuristic, table: &table, fsm: Fsm::get(), n: size.cells() };
+    let shared =
+        Stepper { h: heuristic, table: &table, fsm: Fsm::for_cells(size.cells()), n: size.cells() };
     let mut running: Vec<(T, Lane<H::State>)> = Vec::with_capacity(lanes);
     let mut spare: Vec<Lane<H::State>> = Vec::new();
     let mut clock = Clock {
