@@ -16,6 +16,7 @@
 
 mod board;
 mod heuristic;
+mod key_map;
 mod lines;
 mod moves;
 pub mod mtm;

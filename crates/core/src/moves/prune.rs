@@ -33,10 +33,11 @@
 //! so the iteration with bound `C*` still finds an optimal solution; pruning only removes paths
 //! that have such a twin.
 
-use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::VecDeque;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+
+use crate::key_map::KeyMap;
 
 /// The result of [`Fsm::step`] when the move completes a forbidden string (the largest 16-bit
 /// number: states are stored in 16 bits).
@@ -208,8 +209,7 @@ fn minimise(next: Vec<[u32; 4]>) -> Vec<[u32; 4]> {
     let mut class = vec![0u32; next.len()];
     let mut classes = 1;
     loop {
-        let mut ids: HashMap<u128, u32, BuildHasherDefault<Mix>> =
-            HashMap::with_capacity_and_hasher(classes * 2, BuildHasherDefault::default());
+        let mut ids = KeyMap::<u128>::with_capacity_and_hasher(classes * 2, Default::default());
         let refined: Vec<u32> = next
             .iter()
             .zip(&class)
@@ -229,30 +229,6 @@ fn minimise(next: Vec<[u32; 4]>) -> Vec<[u32; 4]> {
         out[c as usize] = row.map(|t| class_of(&class, t));
     }
     out
-}
-
-/// A multiply-xorshift hash for [`minimise`]'s 120-bit keys (the default hasher made
-/// minimising the long machine take 45 ms).
-#[derive(Default)]
-struct Mix(u64);
-
-impl Hasher for Mix {
-    fn finish(&self) -> u64 {
-        let x = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        x ^ x >> 29
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    }
-    fn write_u128(&mut self, x: u128) {
-        self.write_u64(x as u64);
-        self.write_u64((x >> 64) as u64);
-    }
 }
 
 /// The Aho–Corasick automaton of `patterns` as a complete transition table, with the pattern

@@ -41,12 +41,13 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
 
-use super::astar::{Key, KeyMap};
+use super::astar::Key;
 use super::beam::{BeamRun, beam};
 use super::shorten::shorten;
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::board::{Board, MAX_CELLS};
 use crate::heuristic::Heuristic;
+use crate::key_map::KeyMap;
 use crate::moves::{Dir, MoveTable, NONE};
 
 /// Nodes each run may store when [`Limits::max_stored`] is unset: about 1 GB on an 8x8 board.

@@ -8,13 +8,14 @@
 //! [`LimitKind::Memory`] error instead of an out-of-memory kill.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::collections::{BinaryHeap, VecDeque};
+use std::hash::Hash;
 use std::time::Instant;
 
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::board::MAX_CELLS;
 use crate::heuristic::Heuristic;
+use crate::key_map::KeyMap;
 use crate::moves::{Dir, MoveTable, NONE};
 
 /// Nodes kept in memory when [`Limits::max_stored`] is `None`: a few GB at most for the 4x4.
@@ -184,44 +185,6 @@ impl Key for Box<[u8]> {
         }
     }
 }
-
-/// FxHash-style mixing with a final avalanche: SipHash is several times slower on these small
-/// keys, and the map's bucket index comes from the low bits, which a bare multiply leaves weak.
-#[derive(Default)]
-pub(super) struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    #[inline(always)]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-
-    #[inline(always)]
-    fn write_u128(&mut self, x: u128) {
-        self.write_u64(x as u64);
-        self.write_u64((x >> 64) as u64);
-    }
-
-    #[inline(always)]
-    fn finish(&self) -> u64 {
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
-    }
-}
-
-pub(super) type KeyMap<K> = HashMap<K, u32, BuildHasherDefault<KeyHasher>>;
 
 /// Parent of the root.
 const ROOT: u32 = u32::MAX;

@@ -157,22 +157,25 @@ fn minimising_keeps_the_strings() {
     }
 }
 
+/// Number of move strings of `depth` moves from `cell` that `fsm` accepts and that stay on the
+/// board of `table`, starting in automaton state `state`.
+fn count(fsm: &Fsm, table: &MoveTable, cell: usize, state: u32, depth: usize) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut n = 0;
+    for (d, &to) in table.of(cell).iter().enumerate() {
+        let next = fsm.step(state, d);
+        if to != NONE && next != PRUNE {
+            n += count(fsm, table, to as usize, next, depth - 1);
+        }
+    }
+    n
+}
+
 /// The long machine prunes more: fewer accepted strings of 16 moves from a 5x5's centre.
 #[test]
 fn long_machine_prunes_more() {
-    fn count(fsm: &Fsm, table: &MoveTable, cell: usize, state: u32, depth: usize) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let mut n = 0;
-        for (d, &to) in table.of(cell).iter().enumerate() {
-            let next = fsm.step(state, d);
-            if to != NONE && next != PRUNE {
-                n += count(fsm, table, to as usize, next, depth - 1);
-            }
-        }
-        n
-    }
     let table = MoveTable::new(Size::new(5, 5).unwrap());
     let short = count(Fsm::get(), &table, 12, Fsm::START, 16);
     let long = count(Fsm::long(), &table, 12, Fsm::START, 16);
@@ -184,19 +187,6 @@ fn long_machine_prunes_more() {
 /// The machine prunes: fewer accepted strings of length 12 than undo-free ones on a 4x4.
 #[test]
 fn machine_prunes_paths() {
-    fn count(fsm: &Fsm, table: &MoveTable, cell: usize, state: u32, depth: usize) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let mut n = 0;
-        for (d, &to) in table.of(cell).iter().enumerate() {
-            let next = fsm.step(state, d);
-            if to != NONE && next != PRUNE {
-                n += count(fsm, table, to as usize, next, depth - 1);
-            }
-        }
-        n
-    }
     let table = MoveTable::new(Size::S4X4);
     let all = count(Fsm::no_undo(), &table, 5, Fsm::START, 12);
     let kept = count(Fsm::get(), &table, 5, Fsm::START, 12);
