@@ -58,7 +58,7 @@ pub(crate) const SHORT_LEN: usize = 12;
 /// regenerates them and fails, rewriting the file, if they ever differ. The short machine
 /// takes the strings up to [`SHORT_LEN`] from the same list (a string is forbidden or not
 /// whatever the longest length enumerated). Building the short machine takes a few milliseconds,
-/// the long one 30 - 40 (`shared_machine_sizes` prints it).
+/// the long one about 50 (`shared_machine_sizes` prints it).
 pub(crate) const MAX_LEN: usize = 14;
 
 /// Boards with at least this many cells use [`Fsm::long`].
