@@ -15,12 +15,16 @@
 //!
 //! **The machine.** An Aho–Corasick automaton over the four directions recognises the moment
 //! the moves so far end with a forbidden string: [`Fsm::step`] gives the next state or
-//! [`PRUNE`]. It is then minimised (states with the same future merged: a fifth fewer), so
-//! that its rows fit in 16 bits and take less cache. Two are shared, each built once on first
-//! use: strings of up to [`SHORT_LEN`] moves for boards of up to 24 cells ([`Fsm::get`]), where
-//! longer ones save almost nothing (0.13% of the 4x4's expansions with its default tables), and
-//! up to [`MAX_LEN`] for larger boards ([`Fsm::long`]), whose searches run deep enough for them
-//! to pay (7 - 16% of the 5x5's). [`Fsm::for_cells`] picks.
+//! [`PRUNE`]. Two are shared, each built once on first use. Boards of up to 24 cells
+//! ([`Fsm::get`]) use strings of up to [`SHORT_LEN`] moves: longer ones save almost nothing
+//! there (0.13% of the 4x4's expansions with its default tables). That machine is minimised
+//! (states with the same future merged: a sixth fewer), so that its rows fit in 16 bits and
+//! take less cache. Larger boards ([`Fsm::long`]) run deep enough for strings of up to
+//! [`LONG_LEN`] moves to pay (with 16 instead of 12, 13% fewer expansions on the 5x5's shorter
+//! instances, more on the longer ones): half a million states in 32-bit rows (8 MB), too many
+//! for the cache, so the search prefetches each child's row when it prefetches the child's
+//! table entries ([`Fsm::prefetch`]). It is not minimised: that takes half a second and made
+//! it a fifth smaller but no faster. [`Fsm::for_cells`] picks.
 //!
 //! **Soundness.** Order paths by length, then lexicographically; this order is well-founded.
 //! Replacing a forbidden substring `S` of a legal path by its twin `T` gives a path that is
@@ -40,7 +44,8 @@ use std::time::{Duration, Instant};
 use crate::key_map::KeyMap;
 
 /// The result of [`Fsm::step`] when the move completes a forbidden string (the largest 16-bit
-/// number: states are stored in 16 bits).
+/// number: the short machine's states are stored in 16 bits, and the long machine's, in 32,
+/// skip this number).
 pub(crate) const PRUNE: u32 = u16::MAX as u32;
 
 /// Longest forbidden string of the machine for boards of up to 24 cells ([`Fsm::get`]). Longer
@@ -49,17 +54,24 @@ pub(crate) const PRUNE: u32 = u16::MAX as u32;
 /// `docs/performance.md`).
 pub(crate) const SHORT_LEN: usize = 12;
 
-/// Longest forbidden string of the machine for larger boards ([`Fsm::long`]): on the 5x5 it
-/// saves 7 - 9% of the expansions that [`SHORT_LEN`] leaves, at about the same cost per node.
+/// Longest forbidden string of the machine for larger boards ([`Fsm::long`]), whose searches
+/// run deep enough for long strings to pay.
+pub(crate) const LONG_LEN: usize = 16;
+
+/// Longest forbidden string generated and checked in.
 ///
 /// Enumerating the strings on every start would cost a one-position solve more than its
-/// search, so the strings up to `MAX_LEN` are generated once into `prune/forbidden.rs`
-/// (checked in, like rust-analyzer's generated sources); the test `forbidden_table_is_current`
-/// regenerates them and fails, rewriting the file, if they ever differ. The short machine
-/// takes the strings up to [`SHORT_LEN`] from the same list (a string is forbidden or not
-/// whatever the longest length enumerated). Building the short machine takes a few milliseconds,
-/// the long one about 50 (`shared_machine_sizes` prints it).
-pub(crate) const MAX_LEN: usize = 14;
+/// search (about a minute for 16), so they are generated once into `prune/forbidden.trie`
+/// (checked in, like rust-analyzer's generated sources, in the form of [`trie`]). A test
+/// checks the strings of up to 14 moves against the enumeration; with `FIFTEEN_SLOW_TESTS=1`
+/// it checks them all, and rewrites the file, failing, if they ever differ. Each machine takes
+/// the strings up to its length from the same list (a string is forbidden or not whatever the
+/// longest length enumerated). `shared_machine_sizes` prints the machines' build times.
+#[cfg_attr(not(test), expect(dead_code, reason = "the generator's limit, in the tests"))]
+pub(crate) const MAX_LEN: usize = 16;
+
+/// The checked-in strings, [`trie::encode`]d.
+static FORBIDDEN: &[u8] = include_bytes!("prune/forbidden.trie");
 
 /// Boards with at least this many cells use [`Fsm::long`].
 const LONG_FROM_CELLS: usize = 25;
@@ -68,10 +80,8 @@ const LONG_FROM_CELLS: usize = 25;
 /// completing a forbidden string.
 #[derive(Debug)]
 pub(crate) struct Fsm {
-    /// `next[state][d]`: the state after move `d`, or [`PRUNE`]. In 16 bits, which stay in the
-    /// cache better beside the pattern databases' reads: 64 KB for the 8 081 states of the
-    /// short machine, 445 KB for the 56 974 of the long one.
-    next: Vec<[u16; 4]>,
+    /// `rows[state][d]`: the state after move `d`, or [`PRUNE`].
+    rows: Rows,
     /// Number of minimal forbidden strings the machine recognises.
     forbidden: usize,
     /// Time to enumerate the strings and build the automaton.
@@ -85,13 +95,13 @@ impl Fsm {
     /// The shared machine for strings of up to [`SHORT_LEN`] moves, built on first use.
     pub(crate) fn get() -> &'static Fsm {
         static FSM: OnceLock<Fsm> = OnceLock::new();
-        FSM.get_or_init(|| Fsm::from_table(SHORT_LEN))
+        FSM.get_or_init(|| Fsm::from_table(SHORT_LEN, true))
     }
 
-    /// The shared machine for strings of up to [`MAX_LEN`] moves, built on first use.
+    /// The shared machine for strings of up to [`LONG_LEN`] moves, built on first use.
     pub(crate) fn long() -> &'static Fsm {
         static FSM: OnceLock<Fsm> = OnceLock::new();
-        FSM.get_or_init(|| Fsm::from_table(MAX_LEN))
+        FSM.get_or_init(|| Fsm::from_table(LONG_LEN, false))
     }
 
     /// The shared machine for a board of `cells` cells.
@@ -99,16 +109,14 @@ impl Fsm {
         if cells >= LONG_FROM_CELLS { Fsm::long() } else { Fsm::get() }
     }
 
-    /// The machine of the generated strings of up to `max_len` moves.
-    fn from_table(max_len: usize) -> Fsm {
+    /// The machine of the checked-in strings of up to `max_len` moves, [`minimise`]d or not.
+    fn from_table(max_len: usize, minimised: bool) -> Fsm {
         let t0 = Instant::now();
-        let patterns: Vec<Moves> = forbidden::FORBIDDEN
-            .iter()
-            .map(|&packed| Moves::unpack(packed))
-            .filter(|m| usize::from(m.len) <= max_len)
-            .collect();
-        let next = narrow(minimise(aho_corasick(&patterns)));
-        Fsm { next, forbidden: patterns.len(), build_time: t0.elapsed() }
+        let mut patterns = trie::decode(FORBIDDEN);
+        patterns.retain(|m| usize::from(m.len) <= max_len);
+        let next = aho_corasick(&patterns);
+        let rows = Rows::new(if minimised { minimise(next) } else { next });
+        Fsm { rows, forbidden: patterns.len(), build_time: t0.elapsed() }
     }
 
     /// The machine that only forbids undoing the last move (the search without this pruning).
@@ -121,19 +129,35 @@ impl Fsm {
     /// The state after move `d` from `state`, or [`PRUNE`].
     #[cfg(test)]
     pub(crate) fn step(&self, state: u32, d: usize) -> u32 {
-        u32::from(self.next[state as usize][d & 3])
+        self.row(state)[d & 3]
     }
 
     /// The states after each move from `state` ([`PRUNE`] for a forbidden move).
     #[inline(always)]
     pub(crate) fn row(&self, state: u32) -> [u32; 4] {
-        self.next[state as usize].map(u32::from)
+        match &self.rows {
+            Rows::Narrow(rows) => rows[state as usize].map(u32::from),
+            Rows::Wide(rows) => rows[state as usize],
+        }
+    }
+
+    /// Starts loading the row of `state` if the rows are too many to stay in the cache (the
+    /// long machine's); a hint, so any state will do.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, state: u32) {
+        if let Rows::Wide(rows) = &self.rows {
+            crate::pdb::prefetch_address(rows.as_ptr().addr() + 16 * state as usize);
+        }
     }
 
     /// Number of states.
     #[cfg_attr(not(test), expect(dead_code, reason = "used by the tests and measurements"))]
     pub(crate) fn states(&self) -> usize {
-        self.next.len()
+        match &self.rows {
+            Rows::Narrow(rows) => rows.len(),
+            // Less the unreachable row numbered PRUNE.
+            Rows::Wide(rows) => rows.len() - 1,
+        }
     }
 
     /// Number of minimal forbidden strings.
@@ -148,15 +172,14 @@ impl Fsm {
         self.build_time
     }
 
-    /// Enumerates the minimal forbidden strings of up to `max_len` (at most 15) moves and builds
-    /// their automaton.
+    /// Enumerates the minimal forbidden strings of up to `max_len` (at most [`MAX_LEN`]) moves
+    /// and builds their automaton.
     #[cfg(test)]
     pub(crate) fn build(max_len: usize, fit: Fit) -> Fsm {
-        assert!(max_len <= 15, "strings are packed two bits a move into a u32");
         let t0 = Instant::now();
         let patterns = forbidden_strings(max_len, fit);
-        let next = narrow(minimise(aho_corasick(&patterns)));
-        Fsm { next, forbidden: patterns.len(), build_time: t0.elapsed() }
+        let rows = Rows::new(minimise(aho_corasick(&patterns)));
+        Fsm { rows, forbidden: patterns.len(), build_time: t0.elapsed() }
     }
 }
 
@@ -169,30 +192,44 @@ pub(crate) struct Moves {
 }
 
 impl Moves {
-    /// The packed form of `forbidden.rs`: the moves in bits `0..28`, the length in `28..32`.
-    pub(crate) const fn unpack(packed: u32) -> Moves {
-        Moves { code: packed & 0x0fff_ffff, len: (packed >> 28) as u8 }
-    }
-
-    /// The inverse of [`Moves::unpack`] (strings of at most 14 moves).
-    #[cfg(test)]
-    pub(crate) fn pack(self) -> u32 {
-        u32::from(self.len) << 28 | self.code
-    }
-
     pub(crate) fn dir(self, i: usize) -> usize {
         (self.code >> (2 * (self.len as usize - 1 - i))) as usize & 3
     }
 }
 
-/// A transition to a forbidden string's end before [`narrow`] makes it [`PRUNE`].
+/// A transition to a forbidden string's end before [`Rows::new`] makes it [`PRUNE`].
 const END: u32 = u32::MAX;
 
-/// The rows in 16 bits: their entries are states, all below [`PRUNE`] ([`MAX_LEN`] gives
-/// 56 974 once minimised, the tests' machines fewer), or [`END`], which becomes [`PRUNE`].
-fn narrow(next: Vec<[u32; 4]>) -> Vec<[u16; 4]> {
-    assert!(next.len() < PRUNE as usize, "too many states for 16 bits");
-    next.iter().map(|r| r.map(|x| if x == END { PRUNE as u16 } else { x as u16 })).collect()
+/// An automaton's rows, in 16 bits when its states are fewer than [`PRUNE`] (the short
+/// machine's 8,081: 64 KB, which stay in the cache beside the pattern databases' reads and
+/// measured 1 - 1.5% faster on the 4x4 than 32 bits), else in 32.
+#[derive(Debug)]
+enum Rows {
+    Narrow(Vec<[u16; 4]>),
+    /// The state numbered [`PRUNE`] is an unreachable row, so that the same number prunes.
+    Wide(Vec<[u32; 4]>),
+}
+
+impl Rows {
+    /// `next`'s rows with [`END`] made [`PRUNE`].
+    fn new(next: Vec<[u32; 4]>) -> Rows {
+        if next.len() < PRUNE as usize {
+            return Rows::Narrow(
+                next.iter()
+                    .map(|r| r.map(|x| if x == END { PRUNE as u16 } else { x as u16 }))
+                    .collect(),
+            );
+        }
+        assert!(next.len() < END as usize - 1, "too many states");
+        let renumber = |x: u32| match x {
+            END => PRUNE,
+            x if x >= PRUNE => x + 1,
+            x => x,
+        };
+        let mut rows: Vec<[u32; 4]> = next.iter().map(|r| r.map(renumber)).collect();
+        rows.insert(PRUNE as usize, [PRUNE; 4]);
+        Rows::Wide(rows)
+    }
 }
 
 /// The minimal automaton of the same strings (Moore's partition refinement): states whose
@@ -287,11 +324,11 @@ fn aho_corasick(patterns: &[Moves]) -> Vec<[u32; 4]> {
         .collect()
 }
 
-mod forbidden;
 #[cfg(test)]
 mod generate;
 #[cfg(test)]
 mod tests;
+mod trie;
 
 #[cfg(test)]
 pub(crate) use generate::{Fit, forbidden_strings};

@@ -738,10 +738,12 @@ impl<H: Heuristic> Stepper<'_, H> {
         count
     }
 
-    /// Starts loading the table entries that the stepped `kids` will read.
+    /// Starts loading the table entries that the stepped `kids` will read, and their rows of
+    /// the automaton.
     #[inline(always)]
     pub(super) fn prefetch(&self, kids: &[Kid<H::State>]) {
         for kid in kids {
+            self.fsm.prefetch(kid.fsm);
             self.h.prefetch(&kid.state);
         }
     }

@@ -1,11 +1,11 @@
 //! The enumeration of forbidden strings (see the parent module for what they are). It runs in
-//! tests only: `forbidden_table_is_current` keeps the generated `forbidden.rs` in step with it,
+//! tests only: `forbidden_table_is_current` keeps the generated `forbidden.trie` in step with it,
 //! and the other tests build machines of other lengths and fits to compare.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::Moves;
+use super::{MAX_LEN, Moves};
 
 /// How a twin must fit inside the string it replaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,16 +16,20 @@ pub(crate) enum Fit {
     Box,
 }
 
-/// Side of the grid strings are simulated on; the blank starts in the middle.
-const SIDE: i32 = 32;
+/// Side of the grid strings are simulated on; the blank starts in the middle, so strings of up
+/// to `SIDE / 2 - 1` moves stay inside.
+const SIDE: i32 = 64;
+/// Most cells a string visits: the blank's start and one a move.
+const VISITED: usize = MAX_LEN + 1;
 const ORIGIN: i32 = SIDE / 2 * SIDE + SIDE / 2;
 const STEP: [i32; 4] = [-SIDE, -1, 1, SIDE];
 
-/// Where a string's twin must fit: a bounding box or a set of cells (a 32x32 bitset).
+/// Where a string's twin must fit: a bounding box or a set of cells (a 64x64 bitset).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[expect(clippy::large_enum_variant, reason = "made and compared on the stack, never stored")]
 enum Extent {
     Box([i32; 4]),
-    Cells([u64; 16]),
+    Cells([u64; 64]),
 }
 
 impl Extent {
@@ -43,14 +47,14 @@ impl Extent {
 /// A string played on the unbounded grid: the cells it visited and what each holds now (the
 /// cell its content started on).
 struct Sim {
-    cells: [i32; 16],
-    held: [i32; 16],
+    cells: [i32; VISITED],
+    held: [i32; VISITED],
     count: usize,
 }
 
 impl Sim {
     fn run(s: Moves) -> Sim {
-        let mut sim = Sim { cells: [0; 16], held: [0; 16], count: 1 };
+        let mut sim = Sim { cells: [0; VISITED], held: [0; VISITED], count: 1 };
         sim.cells[0] = ORIGIN;
         sim.held[0] = ORIGIN;
         let mut blank = 0;
@@ -84,8 +88,8 @@ impl Sim {
     }
 
     /// The effect exactly: [`Sim::moved`] sorted.
-    fn effect(&self) -> ([u32; 16], usize) {
-        let mut out = [0; 16];
+    fn effect(&self) -> ([u32; VISITED], usize) {
+        let mut out = [0; VISITED];
         let mut n = 0;
         for m in self.moved() {
             out[n] = m;
@@ -107,7 +111,7 @@ impl Sim {
                 Extent::Box(b)
             }
             Fit::Cells => {
-                let mut bits = [0u64; 16];
+                let mut bits = [0u64; 64];
                 for &c in cells {
                     bits[c as usize / 64] |= 1 << (c % 64);
                 }
@@ -150,6 +154,7 @@ struct Twin {
 
 /// The minimal forbidden strings of up to `max_len` moves, by length then direction order.
 pub(crate) fn forbidden_strings(max_len: usize, fit: Fit) -> Vec<Moves> {
+    assert!(max_len <= MAX_LEN, "strings are packed two bits a move into a u32");
     const END: u32 = u32::MAX;
     // The allowed strings seen so far, as lists by fingerprint. Only fingerprints are stored;
     // a candidate twin is played again to compare effects exactly.
@@ -160,7 +165,7 @@ pub(crate) fn forbidden_strings(max_len: usize, fit: Fit) -> Vec<Moves> {
     let mut allowed: Vec<u32> = vec![0];
     let mut forbidden = Vec::new();
     for len in 1..=max_len {
-        let suffix_mask = (1u64 << (2 * (len - 1))) as u32 - 1;
+        let suffix_mask = ((1u64 << (2 * (len - 1))) - 1) as u32;
         let mut longer = Vec::with_capacity(allowed.len() * 3);
         for &prefix in &allowed {
             for d in 0..4 {
