@@ -476,7 +476,7 @@ fn solve_file(
 
 /// The share of the tables in 2 MiB pages from `fifteen`'s note on stderr (`using pattern
 /// databases 4x4-7-8 from data (mmap, 97% in 2 MiB pages)`), if it gives one.
-fn huge_percent(stderr: &str) -> Option<u8> {
+pub(crate) fn huge_percent(stderr: &str) -> Option<u8> {
     let note = stderr.lines().find(|l| l.starts_with("using pattern databases "))?;
     let before = note.split_once("% in 2 MiB pages")?.0;
     let digits = before.rsplit(|c: char| !c.is_ascii_digit()).next()?;
