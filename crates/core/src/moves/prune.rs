@@ -23,8 +23,8 @@
 //! [`LONG_LEN`] moves to pay (with 16 instead of 12, 13% fewer expansions on the 5x5's shorter
 //! instances, more on the longer ones): half a million states in 32-bit rows (8 MB), too many
 //! for the cache, so the search prefetches each child's row when it prefetches the child's
-//! table entries ([`Fsm::prefetch`]). It is not minimised: that takes half a second and made
-//! it a fifth smaller but no faster. [`Fsm::for_cells`] picks.
+//! table entries ([`Fsm::prefetch`]). It is not minimised: that takes 0.5 - 1 s and made it a
+//! fifth smaller but no faster. [`Fsm::for_cells`] picks.
 //!
 //! **Soundness.** Order paths by length, then lexicographically; this order is well-founded.
 //! Replacing a forbidden substring `S` of a legal path by its twin `T` gives a path that is
@@ -61,7 +61,7 @@ pub(crate) const LONG_LEN: usize = 16;
 /// Longest forbidden string generated and checked in.
 ///
 /// Enumerating the strings on every start would cost a one-position solve more than its
-/// search (about a minute for 16), so they are generated once into `prune/forbidden.trie`
+/// search (one to two minutes for 16), so they are generated once into `prune/forbidden.trie`
 /// (checked in, like rust-analyzer's generated sources, in the form of [`trie`]). A test
 /// checks the strings of up to 14 moves against the enumeration; with `FIFTEEN_SLOW_TESTS=1`
 /// it checks them all, and rewrites the file, failing, if they ever differ. Each machine takes

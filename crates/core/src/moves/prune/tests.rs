@@ -228,8 +228,9 @@ fn trie_round_trips() {
 }
 
 /// The checked-in strings are what the enumeration gives: those of up to 14 moves always (about
-/// 7 s), all of them with `FIFTEEN_SLOW_TESTS=1` (about a minute), and then, if they differ, the
-/// file is rewritten and the test fails (run it again to see it pass, and commit the file).
+/// 7 s), all of them with `FIFTEEN_SLOW_TESTS=1` (one to two minutes), and then, if they
+/// differ, the file is rewritten and the test fails (run it again to see it pass, and commit
+/// the file).
 #[test]
 fn forbidden_table_is_current() {
     let slow = std::env::var_os("FIFTEEN_SLOW_TESTS").is_some_and(|v| v == "1");

@@ -8,8 +8,8 @@
 //! reader never reaches. The reader walks the same order, so it gets the strings shortest
 //! first and, within a length, in direction order, the order the enumeration gives them.
 //!
-//! This takes about a tenth of the bytes of one 32-bit word a string: the strings share most
-//! of their prefixes.
+//! The 145,433 strings of up to 16 moves take 329 KB so (about 658,000 nodes), against 582 KB as
+//! their 32-bit codes alone.
 
 use std::collections::VecDeque;
 
