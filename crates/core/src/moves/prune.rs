@@ -20,11 +20,14 @@
 //! there (0.13% of the 4x4's expansions with its default tables). That machine is minimised
 //! (states with the same future merged: a sixth fewer), so that its rows fit in 16 bits and
 //! take less cache. Larger boards ([`Fsm::long`]) run deep enough for strings of up to
-//! [`LONG_LEN`] moves to pay (with 16 instead of 12, 13% fewer expansions on the 5x5's shorter
-//! instances, more on the longer ones): half a million states in 32-bit rows (8 MB), too many
-//! for the cache, so the search prefetches each child's row when it prefetches the child's
-//! table entries ([`Fsm::prefetch`]). It is not minimised: that takes 0.5 - 1 s and made it a
-//! fifth smaller but no faster. [`Fsm::for_cells`] picks.
+//! [`LONG_LEN`] moves to pay (with 18 instead of 12, a third fewer expansions on the 5x5's
+//! longest instances of Korf's ten shortest, a sixth to a fifth on the others): 3.8 million
+//! states in 32-bit rows (61 MB), far too many for the cache, so the search prefetches each
+//! child's row when it prefetches the child's table entries ([`Fsm::prefetch`]), and the rows
+//! live in memory advised for 2 MiB pages. It is not minimised (at 16 moves that took 0.5 - 1 s
+//! and made the machine a fifth smaller but no faster), and it is built straight from the
+//! checked-in trie, whose nodes breadth first are its states (0.2 - 0.5 s on first use; the
+//! anytime search builds it beside its beams, [`Fsm::warm_up`]). [`Fsm::for_cells`] picks.
 //!
 //! **Soundness.** Order paths by length, then lexicographically; this order is well-founded.
 //! Replacing a forbidden substring `S` of a legal path by its twin `T` gives a path that is
@@ -37,7 +40,6 @@
 //! so the iteration with bound `C*` still finds an optimal solution; pruning only removes paths
 //! that have such a twin.
 
-use std::collections::VecDeque;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -56,25 +58,29 @@ pub(crate) const SHORT_LEN: usize = 12;
 
 /// Longest forbidden string of the machine for larger boards ([`Fsm::long`]), whose searches
 /// run deep enough for long strings to pay.
-pub(crate) const LONG_LEN: usize = 16;
+pub(crate) const LONG_LEN: usize = 18;
 
 /// Longest forbidden string generated and checked in.
 ///
-/// Enumerating the strings on every start would cost a one-position solve more than its
-/// search (one to two minutes for 16), so they are generated once into `prune/forbidden.trie`
-/// (checked in, like rust-analyzer's generated sources, in the form of [`trie`]). A test
-/// checks the strings of up to 14 moves against the enumeration; with `FIFTEEN_SLOW_TESTS=1`
-/// it checks them all, and rewrites the file, failing, if they ever differ. Each machine takes
-/// the strings up to its length from the same list (a string is forbidden or not whatever the
-/// longest length enumerated). `shared_machine_sizes` prints the machines' build times.
-#[cfg_attr(not(test), expect(dead_code, reason = "the generator's limit, in the tests"))]
-pub(crate) const MAX_LEN: usize = 16;
+/// Enumerating the strings on every start would cost a one-position solve far more than its
+/// search (about 9 minutes and 8 GB for 18 on 2 cores), so they are generated once into
+/// `prune/forbidden.trie` (checked in, like rust-analyzer's generated sources, in the form of
+/// [`trie`]: 1,086,925 strings in 2.4 MB). A test checks the strings of up to 14 moves against
+/// the enumeration (a few seconds); with `FIFTEEN_SLOW_TESTS=1` it checks them all, and
+/// rewrites the file, failing, if they ever differ. Each machine takes the strings up to its
+/// length from the same list (a string is forbidden or not whatever the longest length
+/// enumerated). `shared_machine_sizes` prints the machines' build times.
+pub(crate) const MAX_LEN: usize = 18;
 
 /// The checked-in strings, [`trie::encode`]d.
 static FORBIDDEN: &[u8] = include_bytes!("prune/forbidden.trie");
 
 /// Boards with at least this many cells use [`Fsm::long`].
 const LONG_FROM_CELLS: usize = 25;
+
+/// The shared machines ([`Fsm::get`], [`Fsm::long`]).
+static SHORT: OnceLock<Fsm> = OnceLock::new();
+static LONG: OnceLock<Fsm> = OnceLock::new();
 
 /// A deterministic automaton over the four directions that rejects (with [`PRUNE`]) every move
 /// completing a forbidden string.
@@ -94,14 +100,12 @@ impl Fsm {
 
     /// The shared machine for strings of up to [`SHORT_LEN`] moves, built on first use.
     pub(crate) fn get() -> &'static Fsm {
-        static FSM: OnceLock<Fsm> = OnceLock::new();
-        FSM.get_or_init(|| Fsm::from_table(SHORT_LEN, true))
+        SHORT.get_or_init(|| Fsm::from_table(SHORT_LEN, true))
     }
 
     /// The shared machine for strings of up to [`LONG_LEN`] moves, built on first use.
     pub(crate) fn long() -> &'static Fsm {
-        static FSM: OnceLock<Fsm> = OnceLock::new();
-        FSM.get_or_init(|| Fsm::from_table(LONG_LEN, false))
+        LONG.get_or_init(|| Fsm::from_table(LONG_LEN, false))
     }
 
     /// The shared machine for a board of `cells` cells.
@@ -109,14 +113,26 @@ impl Fsm {
         if cells >= LONG_FROM_CELLS { Fsm::long() } else { Fsm::get() }
     }
 
+    /// Starts building the machine of a board of `cells` cells on a thread of its own, for a
+    /// search that will need it later: nothing if it is built already, or if no thread can be
+    /// started (the search then builds it when it needs it).
+    pub(crate) fn warm_up(cells: usize) {
+        let shared = if cells >= LONG_FROM_CELLS { &LONG } else { &SHORT };
+        if shared.get().is_none() {
+            let _ = std::thread::Builder::new().spawn(move || Fsm::for_cells(cells));
+        }
+    }
+
     /// The machine of the checked-in strings of up to `max_len` moves, [`minimise`]d or not.
     fn from_table(max_len: usize, minimised: bool) -> Fsm {
         let t0 = Instant::now();
-        let mut patterns = trie::decode(FORBIDDEN);
-        patterns.retain(|m| usize::from(m.len) <= max_len);
-        let next = aho_corasick(&patterns);
+        let (next, forbidden) = if max_len >= MAX_LEN {
+            aho_corasick(FORBIDDEN)
+        } else {
+            aho_corasick(&trie::encode(&trie::decode(FORBIDDEN, max_len)))
+        };
         let rows = Rows::new(if minimised { minimise(next) } else { next });
-        Fsm { rows, forbidden: patterns.len(), build_time: t0.elapsed() }
+        Fsm { rows, forbidden, build_time: t0.elapsed() }
     }
 
     /// The machine that only forbids undoing the last move (the search without this pruning).
@@ -137,7 +153,7 @@ impl Fsm {
     pub(crate) fn row(&self, state: u32) -> [u32; 4] {
         match &self.rows {
             Rows::Narrow(rows) => rows[state as usize].map(u32::from),
-            Rows::Wide(rows) => rows[state as usize],
+            Rows::Wide(rows) => rows.row(state),
         }
     }
 
@@ -146,7 +162,7 @@ impl Fsm {
     #[inline(always)]
     pub(crate) fn prefetch(&self, state: u32) {
         if let Rows::Wide(rows) = &self.rows {
-            crate::pdb::prefetch_address(rows.as_ptr().addr() + 16 * state as usize);
+            crate::pdb::prefetch_address(rows.bytes().as_ptr().addr() + 16 * state as usize);
         }
     }
 
@@ -156,7 +172,7 @@ impl Fsm {
         match &self.rows {
             Rows::Narrow(rows) => rows.len(),
             // Less the unreachable row numbered PRUNE.
-            Rows::Wide(rows) => rows.len() - 1,
+            Rows::Wide(rows) => rows.bytes().len() / 16 - 1,
         }
     }
 
@@ -178,7 +194,7 @@ impl Fsm {
     pub(crate) fn build(max_len: usize, fit: Fit) -> Fsm {
         let t0 = Instant::now();
         let patterns = forbidden_strings(max_len, fit);
-        let rows = Rows::new(minimise(aho_corasick(&patterns)));
+        let rows = Rows::new(minimise(aho_corasick(&trie::encode(&patterns)).0));
         Fsm { rows, forbidden: patterns.len(), build_time: t0.elapsed() }
     }
 }
@@ -187,7 +203,7 @@ impl Fsm {
 /// direction order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Moves {
-    pub(crate) code: u32,
+    pub(crate) code: u64,
     pub(crate) len: u8,
 }
 
@@ -207,7 +223,7 @@ const END: u32 = u32::MAX;
 enum Rows {
     Narrow(Vec<[u16; 4]>),
     /// The state numbered [`PRUNE`] is an unreachable row, so that the same number prunes.
-    Wide(Vec<[u32; 4]>),
+    Wide(WideRows),
 }
 
 impl Rows {
@@ -226,9 +242,67 @@ impl Rows {
             x if x >= PRUNE => x + 1,
             x => x,
         };
-        let mut rows: Vec<[u32; 4]> = next.iter().map(|r| r.map(renumber)).collect();
-        rows.insert(PRUNE as usize, [PRUNE; 4]);
-        Rows::Wide(rows)
+        let (below, above) = next.split_at(PRUNE as usize);
+        let rows = below.iter().chain([&[END; 4]]).chain(above).map(|r| r.map(renumber));
+        Rows::Wide(WideRows::new(rows, next.len() + 1))
+    }
+}
+
+/// A large machine's rows, 16 bytes each, in memory advised for 2 MiB pages where the system
+/// has them: the search reads one row per node at random, and with 4 KiB pages most of those
+/// reads would also miss the TLB.
+#[derive(Debug)]
+enum WideRows {
+    Mapped(memmap2::MmapMut),
+    Heap(Vec<u8>),
+}
+
+impl WideRows {
+    /// The `count` rows of `rows`.
+    fn new(rows: impl Iterator<Item = [u32; 4]>, count: usize) -> WideRows {
+        let len = count * 16;
+        let mut out = match memmap2::MmapMut::map_anon(len) {
+            Ok(map) => {
+                #[cfg(target_os = "linux")]
+                let _ = map.advise(memmap2::Advice::HugePage);
+                WideRows::Mapped(map)
+            }
+            Err(_) => WideRows::Heap(vec![0; len]),
+        };
+        let bytes = match &mut out {
+            WideRows::Mapped(map) => &mut map[..],
+            WideRows::Heap(v) => &mut v[..],
+        };
+        for (chunk, row) in bytes.chunks_exact_mut(16).zip(rows) {
+            for (b, x) in chunk.chunks_exact_mut(4).zip(row) {
+                b.copy_from_slice(&x.to_ne_bytes());
+            }
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn bytes(&self) -> &[u8] {
+        match self {
+            WideRows::Mapped(map) => map,
+            WideRows::Heap(v) => v,
+        }
+    }
+
+    /// Row `state` ([`PRUNE`] everywhere for a state out of range, which the machine never
+    /// gives).
+    #[inline(always)]
+    fn row(&self, state: u32) -> [u32; 4] {
+        let at = 16 * state as usize;
+        match self.bytes().get(at..at + 16) {
+            Some(b) => {
+                let word = |i: usize| {
+                    u32::from_ne_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+                };
+                [word(0), word(1), word(2), word(3)]
+            }
+            None => [PRUNE; 4],
+        }
     }
 }
 
@@ -268,32 +342,40 @@ fn minimise(next: Vec<[u32; 4]>) -> Vec<[u32; 4]> {
     out
 }
 
-/// The Aho–Corasick automaton of `patterns` as a complete transition table, with the pattern
-/// ends replaced by [`END`] and state 0 the start.
-fn aho_corasick(patterns: &[Moves]) -> Vec<[u32; 4]> {
+/// The Aho–Corasick automaton of the strings in `trie` ([`trie`]'s form) as a complete
+/// transition table, with the string ends replaced by [`END`] and state 0 the start; and the
+/// number of strings. The trie's nodes breadth first are the goto function's states breadth
+/// first, so node `i` is the `i`-th nibble and the strings need not be decoded and inserted
+/// one by one (for the long machine's million strings, about a third of a second saved on
+/// every start).
+fn aho_corasick(trie: &[u8]) -> (Vec<[u32; 4]>, usize) {
     const NO: u32 = u32::MAX;
-    let mut goto: Vec<[u32; 4]> = vec![[NO; 4]];
-    let mut end = vec![false];
-    for p in patterns {
-        let mut s = 0;
-        for i in 0..p.len as usize {
-            let d = p.dir(i);
-            if goto[s][d] == NO {
-                goto[s][d] = goto.len() as u32;
+    let nibble = |i: usize| trie.get(i / 2).map_or(0, |b| (b >> (4 * (i % 2))) & 15);
+    // A node a nibble.
+    let nodes = 2 * trie.len();
+    let mut goto: Vec<[u32; 4]> = Vec::with_capacity(nodes);
+    goto.push([NO; 4]);
+    let mut end = Vec::with_capacity(nodes);
+    end.push(false);
+    let mut i = 0;
+    while i < goto.len() {
+        let mask = nibble(i);
+        // A leaf ends a string (a childless root: there are none).
+        end[i] = mask == 0 && i > 0;
+        for d in 0..4 {
+            if mask >> d & 1 == 1 {
+                goto[i][d] = goto.len() as u32;
                 goto.push([NO; 4]);
                 end.push(false);
             }
-            s = goto[s][d] as usize;
         }
-        end[s] = true;
+        i += 1;
     }
-    // Breadth first: failure links, then missing edges follow them.
+    let forbidden = end.iter().filter(|&&e| e).count();
+    // Failure links, then missing edges follow them, in breadth-first order (a state's failure
+    // is shallower, so its row is complete already).
     let mut fail = vec![0u32; goto.len()];
-    let mut order = Vec::with_capacity(goto.len());
-    let mut queue = VecDeque::from([0usize]);
-    while let Some(s) = queue.pop_front() {
-        order.push(s);
-        // Where the longest proper suffix goes (complete: it is shallower, so done already).
+    for s in 0..goto.len() {
         let via_fail = if s == 0 { [0; 4] } else { goto[fail[s] as usize] };
         let mut row = goto[s];
         for (slot, via) in row.iter_mut().zip(via_fail) {
@@ -303,25 +385,23 @@ fn aho_corasick(patterns: &[Moves]) -> Vec<[u32; 4]> {
                 let t = *slot as usize;
                 fail[t] = via;
                 end[t] |= end[via as usize];
-                queue.push_back(t);
             }
         }
         goto[s] = row;
     }
-    // Number the states that are not pattern ends, in breadth-first order (the start first).
+    drop(fail);
+    // Number the states that are not string ends, in breadth-first order (the start first).
     let mut number = vec![NO; goto.len()];
-    let mut kept = 0;
-    for &s in &order {
-        if !end[s] {
-            number[s] = kept;
-            kept += 1;
-        }
+    for (kept, (n, _)) in number.iter_mut().zip(&end).filter(|(_, e)| !**e).enumerate() {
+        *n = kept as u32;
     }
-    order
+    let rows = goto
         .iter()
-        .filter(|&&s| !end[s])
-        .map(|&s| goto[s].map(|t| if end[t as usize] { END } else { number[t as usize] }))
-        .collect()
+        .zip(&end)
+        .filter(|(_, e)| !**e)
+        .map(|(row, _)| row.map(|t| if end[t as usize] { END } else { number[t as usize] }))
+        .collect();
+    (rows, forbidden)
 }
 
 #[cfg(test)]

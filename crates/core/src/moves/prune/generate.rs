@@ -146,55 +146,159 @@ impl Hasher for Identity {
     }
 }
 
-/// An allowed string kept as a possible twin of later ones, in a list per fingerprint.
+/// An allowed string kept as a possible twin of longer ones, in a list per fingerprint.
 struct Twin {
     moves: Moves,
     next: u32,
 }
 
-/// The minimal forbidden strings of up to `max_len` moves, by length then direction order.
-pub(crate) fn forbidden_strings(max_len: usize, fit: Fit) -> Vec<Moves> {
-    assert!(max_len <= MAX_LEN, "strings are packed two bits a move into a u32");
+/// The allowed strings kept as possible twins of longer strings: lists by fingerprint. Only
+/// fingerprints are stored; a candidate twin is played again to compare effects exactly.
+struct Twins {
+    heads: HashMap<u64, u32, BuildHasherDefault<Identity>>,
+    list: Vec<Twin>,
+}
+
+impl Twins {
     const END: u32 = u32::MAX;
-    // The allowed strings seen so far, as lists by fingerprint. Only fingerprints are stored;
-    // a candidate twin is played again to compare effects exactly.
-    let mut heads: HashMap<u64, u32, BuildHasherDefault<Identity>> = HashMap::default();
-    let mut twins = vec![Twin { moves: Moves { code: 0, len: 0 }, next: END }];
-    heads.insert(Sim::run(twins[0].moves).fingerprint(), 0);
+
+    fn insert(&mut self, moves: Moves, fingerprint: u64) {
+        let head = self.heads.get(&fingerprint).copied().unwrap_or(Self::END);
+        self.heads.insert(fingerprint, self.list.len() as u32);
+        self.list.push(Twin { moves, next: head });
+    }
+
+    /// Whether a kept string has `sim`'s effect and an extent inside its.
+    fn has_twin(&self, sim: &Sim, fingerprint: u64, fit: Fit) -> bool {
+        let mut t = self.heads.get(&fingerprint).copied().unwrap_or(Self::END);
+        if t == Self::END {
+            return false;
+        }
+        let (effect, extent) = (sim.effect(), sim.extent(fit));
+        while t != Self::END {
+            let other = Sim::run(self.list[t as usize].moves);
+            if other.effect() == effect && other.extent(fit).inside(&extent) {
+                return true;
+            }
+            t = self.list[t as usize].next;
+        }
+        false
+    }
+}
+
+/// One thread's share of a length's candidates: those without a shorter twin as (fingerprint,
+/// code), and the codes of those with one.
+type Part = (Vec<(u64, u64)>, Vec<u64>);
+
+/// Whether the string `t` has `s`'s effect and an extent inside `s`'s.
+fn is_twin(t: Moves, s: &Sim, fit: Fit) -> bool {
+    let other = Sim::run(t);
+    other.effect() == s.effect() && other.extent(fit).inside(&s.extent(fit))
+}
+
+/// The minimal forbidden strings of up to `max_len` moves, by length then direction order.
+///
+/// Length by length: the candidates are the strings whose prefix and suffix one move shorter
+/// are allowed (else a substring is forbidden, and the string is not minimal). A move is a
+/// transposition of the blank with a tile, so twins have lengths of the same parity: a
+/// candidate is forbidden by a shorter twin (two or more moves shorter, kept by fingerprint in
+/// [`Twins`]) or by an earlier twin of its own length. For the latter, the candidates without a
+/// shorter twin are sorted by fingerprint and each is compared with the earlier ones of its
+/// fingerprint. (Comparing with every earlier candidate, not only the allowed ones, forbids the
+/// same strings: a forbidden twin has an allowed twin earlier still, whose extent is inside its
+/// own.) Only the lengths that can be twins of longer strings are kept in [`Twins`], and the
+/// sort runs in passes by fingerprint: strings of up to 18 moves take about 9 minutes and 8 GB on
+/// 2 cores (445 million candidates of 18 moves).
+pub(crate) fn forbidden_strings(max_len: usize, fit: Fit) -> Vec<Moves> {
+    assert!(max_len <= MAX_LEN, "the grid holds strings of up to MAX_LEN moves");
+    let mut twins = Twins { heads: HashMap::default(), list: Vec::new() };
+    let empty = Moves { code: 0, len: 0 };
+    twins.insert(empty, Sim::run(empty).fingerprint());
     // The allowed strings of the previous length, in order.
-    let mut allowed: Vec<u32> = vec![0];
+    let mut allowed: Vec<u64> = vec![0];
     let mut forbidden = Vec::new();
     for len in 1..=max_len {
-        let suffix_mask = ((1u64 << (2 * (len - 1))) - 1) as u32;
+        let suffix_mask = (1u64 << (2 * (len - 1))) - 1;
+        // Candidates without a shorter twin, as (fingerprint, code), made in `passes` rounds by
+        // the fingerprint's top bits to bound their memory (16 bytes each).
+        let passes = (allowed.len() * 3 / 100_000_000).max(1).next_power_of_two() as u64;
+        let mut banned: Vec<u64> = Vec::new();
+        for pass in 0..passes {
+            let in_pass = |fp: u64| passes == 1 || fp >> (64 - passes.trailing_zeros()) == pass;
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+            let chunk = allowed.len().div_ceil(threads);
+            let parts: Vec<Part> = std::thread::scope(|scope| {
+                let handles: Vec<_> = allowed
+                    .chunks(chunk.max(1))
+                    .map(|prefixes| {
+                        let (allowed, twins) = (&allowed, &twins);
+                        scope.spawn(move || {
+                            let (mut keep, mut shorter) = (Vec::new(), Vec::new());
+                            for &prefix in prefixes {
+                                for d in 0..4 {
+                                    let code = prefix << 2 | d;
+                                    if allowed.binary_search(&(code & suffix_mask)).is_err() {
+                                        continue;
+                                    }
+                                    let sim = Sim::run(Moves { code, len: len as u8 });
+                                    let fp = sim.fingerprint();
+                                    if !in_pass(fp) {
+                                        continue;
+                                    }
+                                    if twins.has_twin(&sim, fp, fit) {
+                                        shorter.push(code);
+                                    } else {
+                                        keep.push((fp, code));
+                                    }
+                                }
+                            }
+                            (keep, shorter)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a generator thread panicked"))
+                    .collect()
+            });
+            let mut keep = Vec::new();
+            for (k, s) in parts {
+                keep.extend(k);
+                banned.extend(s);
+            }
+            keep.sort_unstable();
+            for run in keep.chunk_by(|a, b| a.0 == b.0).filter(|r| r.len() > 1) {
+                for (i, &(_, code)) in run.iter().enumerate().skip(1) {
+                    let sim = Sim::run(Moves { code, len: len as u8 });
+                    let l = len as u8;
+                    if run[..i].iter().any(|&(_, t)| is_twin(Moves { code: t, len: l }, &sim, fit))
+                    {
+                        banned.push(code);
+                    }
+                }
+            }
+        }
+        banned.sort_unstable();
+        forbidden.extend(banned.iter().map(|&code| Moves { code, len: len as u8 }));
+        if len == max_len {
+            break;
+        }
+        // The next length's candidates extend this length's allowed strings.
         let mut longer = Vec::with_capacity(allowed.len() * 3);
         for &prefix in &allowed {
             for d in 0..4 {
                 let code = prefix << 2 | d;
-                // The prefix is allowed; so must the suffix be, or a substring is forbidden.
-                if allowed.binary_search(&(code & suffix_mask)).is_err() {
-                    continue;
+                if allowed.binary_search(&(code & suffix_mask)).is_ok()
+                    && banned.binary_search(&code).is_err()
+                {
+                    longer.push(code);
                 }
-                let s = Moves { code, len: len as u8 };
-                let sim = Sim::run(s);
-                let fingerprint = sim.fingerprint();
-                let head = heads.get(&fingerprint).copied().unwrap_or(END);
-                let mut t = head;
-                let mut twin = false;
-                if t != END {
-                    let (effect, extent) = (sim.effect(), sim.extent(fit));
-                    while t != END && !twin {
-                        let other = Sim::run(twins[t as usize].moves);
-                        twin = other.effect() == effect && other.extent(fit).inside(&extent);
-                        t = twins[t as usize].next;
-                    }
-                }
-                if twin {
-                    forbidden.push(s);
-                    continue;
-                }
-                longer.push(code);
-                heads.insert(fingerprint, twins.len() as u32);
-                twins.push(Twin { moves: s, next: head });
+            }
+        }
+        if len + 2 <= max_len {
+            for &code in &longer {
+                let m = Moves { code, len: len as u8 };
+                twins.insert(m, Sim::run(m).fingerprint());
             }
         }
         allowed = longer;

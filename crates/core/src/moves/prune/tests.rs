@@ -1,7 +1,7 @@
 //! Tests of the pruning automaton: its strings, and by brute force on small boards that it keeps
 //! a shortest path to every position.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use super::*;
 use crate::board::Size;
@@ -136,7 +136,7 @@ fn machine_keeps_a_shortest_path_on_rectangles() {
 #[test]
 fn minimising_keeps_the_strings() {
     let patterns = forbidden_strings(10, Fit::Box);
-    let plain = aho_corasick(&patterns);
+    let plain = aho_corasick(&trie::encode(&patterns)).0;
     let small = minimise(plain.clone());
     assert!(small.len() < plain.len(), "{} states, {} before", small.len(), plain.len());
     let mut frontier = vec![(0u32, 0u32)];
@@ -160,7 +160,7 @@ fn minimising_keeps_the_strings() {
 /// Rows in 32 bits skip the number [`PRUNE`] and keep every transition.
 #[test]
 fn wide_rows_keep_the_machine() {
-    let mut next = aho_corasick(&trie::decode(FORBIDDEN));
+    let mut next = aho_corasick(FORBIDDEN).0;
     assert!(next.len() > PRUNE as usize);
     next.truncate(PRUNE as usize + 10);
     // Transitions beyond the kept states are redirected to states on both sides of PRUNE.
@@ -223,12 +223,13 @@ fn machine_prunes_paths() {
 fn trie_round_trips() {
     for (len, fit) in [(2, Fit::Box), (8, Fit::Cells), (10, Fit::Box)] {
         let strings = forbidden_strings(len, fit);
-        assert_eq!(trie::decode(&trie::encode(&strings)), strings, "{len} {fit:?}");
+        assert_eq!(trie::decode(&trie::encode(&strings), usize::MAX), strings, "{len} {fit:?}");
     }
 }
 
-/// The checked-in strings are what the enumeration gives: those of up to 14 moves always (about
-/// 7 s), all of them with `FIFTEEN_SLOW_TESTS=1` (one to two minutes), and then, if they
+/// The checked-in strings are what the enumeration gives: those of up to 14 moves always (a few
+/// seconds), all of them with `FIFTEEN_SLOW_TESTS=1` (about 9 minutes and 8 GB of memory on 2
+/// cores), and then, if they
 /// differ, the file is rewritten and the test fails (run it again to see it pass, and commit
 /// the file).
 #[test]
@@ -236,7 +237,7 @@ fn forbidden_table_is_current() {
     let slow = std::env::var_os("FIFTEEN_SLOW_TESTS").is_some_and(|v| v == "1");
     let len = if slow { MAX_LEN } else { 14 };
     let strings = forbidden_strings(len, Fit::Box);
-    let mut have = trie::decode(FORBIDDEN);
+    let mut have = trie::decode(FORBIDDEN, usize::MAX);
     let complete = have.iter().any(|m| usize::from(m.len) == MAX_LEN);
     have.retain(|m| usize::from(m.len) <= len);
     if have != strings || !complete {
@@ -249,11 +250,11 @@ fn forbidden_table_is_current() {
 }
 
 /// Known answers for the shared machines; `--nocapture` prints their build times. (The short
-/// one has 9 732 states before minimising; the long one, minimised, would have 409 145.)
+/// one has 9 732 states before minimising.)
 #[test]
 fn shared_machine_sizes() {
     for (len, fsm, want) in
-        [(SHORT_LEN, Fsm::get(), (2667, 8081)), (LONG_LEN, Fsm::long(), (145433, 513240))]
+        [(SHORT_LEN, Fsm::get(), (2667, 8081)), (LONG_LEN, Fsm::long(), (1086925, 3815369))]
     {
         println!(
             "L = {len}: {} forbidden strings, {} states, built in {:?}",
@@ -263,4 +264,89 @@ fn shared_machine_sizes() {
         );
         assert_eq!((fsm.forbidden(), fsm.states()), want, "L = {len}");
     }
+}
+
+/// The Aho–Corasick automaton of `patterns` built as the textbook does (the strings inserted
+/// one by one, then a queue for the failure links): the reference for [`aho_corasick`].
+fn reference_aho_corasick(patterns: &[Moves]) -> Vec<[u32; 4]> {
+    const NO: u32 = u32::MAX;
+    let mut goto: Vec<[u32; 4]> = vec![[NO; 4]];
+    let mut end = vec![false];
+    for p in patterns {
+        let mut s = 0;
+        for i in 0..p.len as usize {
+            let d = p.dir(i);
+            if goto[s][d] == NO {
+                goto[s][d] = goto.len() as u32;
+                goto.push([NO; 4]);
+                end.push(false);
+            }
+            s = goto[s][d] as usize;
+        }
+        end[s] = true;
+    }
+    // Breadth first: failure links, then missing edges follow them.
+    let mut fail = vec![0u32; goto.len()];
+    let mut order = Vec::with_capacity(goto.len());
+    let mut queue = VecDeque::from([0usize]);
+    while let Some(s) = queue.pop_front() {
+        order.push(s);
+        // Where the longest proper suffix goes (complete: it is shallower, so done already).
+        let via_fail = if s == 0 { [0; 4] } else { goto[fail[s] as usize] };
+        let mut row = goto[s];
+        for (slot, via) in row.iter_mut().zip(via_fail) {
+            if *slot == NO {
+                *slot = via;
+            } else {
+                let t = *slot as usize;
+                fail[t] = via;
+                end[t] |= end[via as usize];
+                queue.push_back(t);
+            }
+        }
+        goto[s] = row;
+    }
+    // Number the states that are not pattern ends, in breadth-first order (the start first).
+    let mut number = vec![NO; goto.len()];
+    let mut kept = 0;
+    for &s in &order {
+        if !end[s] {
+            number[s] = kept;
+            kept += 1;
+        }
+    }
+    order
+        .iter()
+        .filter(|&&s| !end[s])
+        .map(|&s| goto[s].map(|t| if end[t as usize] { END } else { number[t as usize] }))
+        .collect()
+}
+
+/// The machine built straight from a trie is the textbook one, for the checked-in strings cut
+/// at several lengths.
+#[test]
+fn trie_machine_is_the_textbook_machine() {
+    for len in [2, 9, 12, 14] {
+        let strings = trie::decode(FORBIDDEN, len);
+        let (rows, count) = aho_corasick(&trie::encode(&strings));
+        assert_eq!(count, strings.len(), "{len}");
+        assert!(rows == reference_aho_corasick(&strings), "{len}");
+    }
+}
+
+/// The long machine prunes every checked-in string at its last move and not before.
+#[test]
+fn long_machine_prunes_each_string_at_its_end() {
+    let fsm = Fsm::long();
+    let mut seen = 0;
+    for m in &trie::decode(FORBIDDEN, LONG_LEN) {
+        let mut s = Fsm::START;
+        for i in 0..usize::from(m.len) {
+            s = fsm.step(s, m.dir(i));
+            let last = i + 1 == usize::from(m.len);
+            assert_eq!(s == PRUNE, last, "{m:?} at move {i}");
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, fsm.forbidden());
 }
