@@ -229,9 +229,8 @@ fn trie_round_trips() {
 
 /// The checked-in strings are what the enumeration gives: those of up to 14 moves always (a few
 /// seconds), all of them with `FIFTEEN_SLOW_TESTS=1` (about 9 minutes and 8 GB of memory on 2
-/// cores), and then, if they
-/// differ, the file is rewritten and the test fails (run it again to see it pass, and commit
-/// the file).
+/// cores), and then, if they differ, the file is rewritten and the test fails (run it again to
+/// see it pass, and commit the file).
 #[test]
 fn forbidden_table_is_current() {
     let slow = std::env::var_os("FIFTEEN_SLOW_TESTS").is_some_and(|v| v == "1");
