@@ -261,12 +261,8 @@ impl WideRows {
     /// The `count` rows of `rows`.
     fn new(rows: impl Iterator<Item = [u32; 4]>, count: usize) -> WideRows {
         let len = count * 16;
-        let mut out = match memmap2::MmapMut::map_anon(len) {
-            Ok(map) => {
-                #[cfg(target_os = "linux")]
-                let _ = map.advise(memmap2::Advice::HugePage);
-                WideRows::Mapped(map)
-            }
+        let mut out = match crate::pdb::huge_page_memory(len) {
+            Ok(map) => WideRows::Mapped(map),
             Err(_) => WideRows::Heap(vec![0; len]),
         };
         let bytes = match &mut out {
