@@ -16,6 +16,7 @@
 
 mod board;
 mod heuristic;
+mod huge_pages;
 mod key_map;
 mod lines;
 mod moves;

@@ -43,6 +43,7 @@
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use crate::huge_pages::HugeBytes;
 use crate::key_map::KeyMap;
 
 /// The result of [`Fsm::step`] when the move completes a forbidden string (the largest 16-bit
@@ -249,40 +250,26 @@ impl Rows {
 }
 
 /// A large machine's rows, 16 bytes each, in memory advised for 2 MiB pages where the system
-/// has them: the search reads one row per node at random, and with 4 KiB pages most of those
-/// reads would also miss the TLB.
+/// has them (`huge_pages`): the search reads one row per node at random, and with 4 KiB pages
+/// most of those reads would also miss the TLB.
 #[derive(Debug)]
-enum WideRows {
-    Mapped(memmap2::MmapMut),
-    Heap(Vec<u8>),
-}
+struct WideRows(HugeBytes);
 
 impl WideRows {
     /// The `count` rows of `rows`.
     fn new(rows: impl Iterator<Item = [u32; 4]>, count: usize) -> WideRows {
-        let len = count * 16;
-        let mut out = match crate::pdb::huge_page_memory(len) {
-            Ok(map) => WideRows::Mapped(map),
-            Err(_) => WideRows::Heap(vec![0; len]),
-        };
-        let bytes = match &mut out {
-            WideRows::Mapped(map) => &mut map[..],
-            WideRows::Heap(v) => &mut v[..],
-        };
-        for (chunk, row) in bytes.chunks_exact_mut(16).zip(rows) {
+        let mut out = HugeBytes::zeroed(count * 16);
+        for (chunk, row) in out.bytes_mut().chunks_exact_mut(16).zip(rows) {
             for (b, x) in chunk.chunks_exact_mut(4).zip(row) {
                 b.copy_from_slice(&x.to_ne_bytes());
             }
         }
-        out
+        WideRows(out)
     }
 
     #[inline(always)]
     fn bytes(&self) -> &[u8] {
-        match self {
-            WideRows::Mapped(map) => map,
-            WideRows::Heap(v) => v,
-        }
+        self.0.bytes()
     }
 
     /// Row `state` ([`PRUNE`] everywhere for a state out of range, which the machine never

@@ -21,8 +21,8 @@ pub(crate) use heuristic::symmetries;
 pub use heuristic::{PdbHeuristic, PdbLookup, PdbState, serves_goal};
 pub use rank::{placements, rank, rank_cells, unrank};
 pub use set::{PdbSet, PdbSetError, Scan, best_set, scan_dir, scan_dir_except};
+pub(crate) use table::prefetch_address;
 pub use table::{LoadMode, PdbTable, prefetch, uncache};
-pub(crate) use table::{huge_page_memory, prefetch_address};
 pub use zero::{ZeroIndex, ZeroIndexTooLarge, pack_bit1};
 
 #[cfg(test)]

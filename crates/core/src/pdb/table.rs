@@ -213,19 +213,9 @@ fn smaps_huge_bytes(smaps: &str, addr: usize) -> Option<(u64, u64)> {
 fn read_resident(path: &Path, len: u64) -> std::io::Result<Mmap> {
     use std::io::Read;
     let len = usize::try_from(len).map_err(|_| std::io::Error::other("file too large"))?;
-    let mut memory = huge_page_memory(len)?;
+    let mut memory = crate::huge_pages::huge_page_memory(len)?;
     File::open(path)?.read_exact(&mut memory[..len])?;
     let memory = memory.make_read_only()?;
-    Ok(memory)
-}
-
-/// `len` bytes (at least one) of zeroed anonymous memory advised for 2 MiB pages, for data read
-/// at random by the search: the resident tables, the long duplicate-path machine's rows. Only a
-/// hint: without transparent huge pages this changes nothing.
-pub(crate) fn huge_page_memory(len: usize) -> std::io::Result<memmap2::MmapMut> {
-    let memory = memmap2::MmapOptions::new().len(len.max(1)).map_anon()?;
-    #[cfg(target_os = "linux")]
-    let _ = memory.advise(memmap2::Advice::HugePage);
     Ok(memory)
 }
 

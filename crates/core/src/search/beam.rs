@@ -31,6 +31,7 @@
 
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::heuristic::Heuristic;
+use crate::huge_pages::HugeBytes;
 use crate::moves::{Dir, MoveTable, NONE};
 
 /// What one beam run came to.
@@ -72,68 +73,97 @@ struct Candidate {
 }
 
 /// The hashes of every board kept so far: open addressing with linear probing over a power of
-/// two of slots, at most half full (0 marks an empty slot, so a hash of 0 is stored as 1). A
-/// slot's cache line can be prefetched from the hash alone, which is what makes this beat a
-/// general hash set here: the set outgrows the caches, and a lookup per candidate is the
-/// beam's main memory cost.
+/// two of slots, at most half full. A slot's cache line can be prefetched from the hash alone,
+/// which is what makes this beat a general hash set here: the set outgrows the caches, and a
+/// lookup per candidate is the beam's main memory cost. A hash's low bits choose its home slot
+/// and the slot keeps its high 32 bits (0 marks an empty slot, so 0 is stored as 1): half the
+/// memory of whole hashes, and a false match (which can only drop a board) stays as rare as
+/// one in 2^32 per probe. The slots are in memory advised for 2 MiB pages (`huge_pages`): with
+/// 4 KiB pages nearly every lookup of a large set also missed the TLB.
 struct Seen {
-    slots: Vec<u64>,
+    /// The slots, 4 bytes each.
+    slots: HugeBytes,
+    /// The number of slots, a power of two.
+    capacity: usize,
     len: usize,
+    /// Every hash inserted, in order: read only to grow the set.
+    all: Vec<u64>,
 }
 
 impl Seen {
     /// Room for about `boards` before the first growth.
     fn new(boards: usize) -> Seen {
-        Seen { slots: vec![0; (2 * boards).clamp(1 << 8, 1 << 27).next_power_of_two()], len: 0 }
+        Seen::with_capacity((2 * boards).clamp(1 << 8, 1 << 27).next_power_of_two())
+    }
+
+    fn with_capacity(capacity: usize) -> Seen {
+        Seen { slots: HugeBytes::zeroed(4 * capacity), capacity, len: 0, all: Vec::new() }
     }
 
     #[inline(always)]
     fn home(&self, hash: u64) -> usize {
-        (hash >> 20) as usize & (self.slots.len() - 1)
+        hash as usize & (self.capacity - 1)
+    }
+
+    /// What a slot holding `hash` holds.
+    #[inline(always)]
+    fn tag(hash: u64) -> u32 {
+        ((hash >> 32) as u32).max(1)
+    }
+
+    #[inline(always)]
+    fn slot(&self, i: usize) -> u32 {
+        let mut word = [0; 4];
+        word.copy_from_slice(&self.slots.bytes()[4 * i..4 * i + 4]);
+        u32::from_ne_bytes(word)
     }
 
     #[inline(always)]
     fn prefetch(&self, hash: u64) {
-        crate::pdb::prefetch_address(self.slots.as_ptr().wrapping_add(self.home(hash)).addr());
+        crate::pdb::prefetch_address(self.slots.bytes().as_ptr().addr() + 4 * self.home(hash));
     }
 
     #[inline(always)]
     fn contains(&self, hash: u64) -> bool {
-        let hash = hash.max(1);
-        let mask = self.slots.len() - 1;
+        let tag = Seen::tag(hash);
         let mut i = self.home(hash);
         loop {
-            match self.slots[i] {
+            match self.slot(i) {
                 0 => return false,
-                h if h == hash => return true,
-                _ => i = (i + 1) & mask,
+                t if t == tag => return true,
+                _ => i = (i + 1) & (self.capacity - 1),
             }
         }
     }
 
     /// Adds `hash`; false if it was there already.
     fn insert(&mut self, hash: u64) -> bool {
-        if 2 * (self.len + 1) > self.slots.len() {
-            let bigger = vec![0; 2 * self.slots.len()];
-            let old = std::mem::replace(&mut self.slots, bigger);
-            self.len = 0;
-            for h in old.into_iter().filter(|&h| h != 0) {
-                self.insert(h);
-            }
+        if 2 * (self.len + 1) > self.capacity {
+            self.grow();
         }
-        let hash = hash.max(1);
-        let mask = self.slots.len() - 1;
+        let tag = Seen::tag(hash);
         let mut i = self.home(hash);
         loop {
-            match self.slots[i] {
+            match self.slot(i) {
                 0 => {
-                    self.slots[i] = hash;
+                    self.slots.bytes_mut()[4 * i..4 * i + 4].copy_from_slice(&tag.to_ne_bytes());
                     self.len += 1;
+                    self.all.push(hash);
                     return true;
                 }
-                h if h == hash => return false,
-                _ => i = (i + 1) & mask,
+                t if t == tag => return false,
+                _ => i = (i + 1) & (self.capacity - 1),
             }
+        }
+    }
+
+    /// Doubles the slots, inserting every hash again from the list of all of them (a slot's
+    /// tag lacks the bit that picks its home in the larger set).
+    fn grow(&mut self) {
+        let all = std::mem::take(&mut self.all);
+        *self = Seen::with_capacity(2 * self.capacity);
+        for &hash in &all {
+            self.insert(hash);
         }
     }
 }
