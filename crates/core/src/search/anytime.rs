@@ -32,7 +32,7 @@
 //! the goal before it is returned; `optimal` is claimed only when the lower bound reaches the
 //! length, and the `F` of [`bounded`] only when the answer is within `F` of the lower bound.
 //!
-//! Memory: a beam run keeps a hash per board over all its layers (about 24 bytes each) up to
+//! Memory: a beam run keeps a hash per board over all its layers (about 12 bytes each) up to
 //! [`Limits::max_stored`] boards ([`BEAM_MAX_KEPT`] when unset); a weighted run stores its
 //! nodes (about 250 bytes each on an 8x8 board) up to [`Limits::max_stored`]
 //! ([`NEAR_MAX_STORED`] when unset).

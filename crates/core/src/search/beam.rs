@@ -80,35 +80,32 @@ struct Candidate {
 /// memory of whole hashes, and a false match (which can only drop a board) stays as rare as
 /// one in 2^32 per probe. The slots are in memory advised for 2 MiB pages (`huge_pages`): with
 /// 4 KiB pages nearly every lookup of a large set also missed the TLB.
+///
+/// A slot's tag lacks the bits that would place it in a larger table, so the set does not
+/// rehash when it fills: it adds a table twice as large, and a lookup probes each. It is sized
+/// for the whole run at the start ([`Seen::new`]), so a second table is rare.
 struct Seen {
+    /// Never empty; only the last one takes new hashes.
+    tables: Vec<Tags>,
+}
+
+/// One table of [`Seen`].
+struct Tags {
     /// The slots, 4 bytes each.
     slots: HugeBytes,
     /// The number of slots, a power of two.
     capacity: usize,
     len: usize,
-    /// Every hash inserted, in order: read only to grow the set.
-    all: Vec<u64>,
 }
 
-impl Seen {
-    /// Room for about `boards` before the first growth.
-    fn new(boards: usize) -> Seen {
-        Seen::with_capacity((2 * boards).clamp(1 << 8, 1 << 27).next_power_of_two())
-    }
-
-    fn with_capacity(capacity: usize) -> Seen {
-        Seen { slots: HugeBytes::zeroed(4 * capacity), capacity, len: 0, all: Vec::new() }
+impl Tags {
+    fn new(capacity: usize) -> Tags {
+        Tags { slots: HugeBytes::zeroed(4 * capacity), capacity, len: 0 }
     }
 
     #[inline(always)]
     fn home(&self, hash: u64) -> usize {
         hash as usize & (self.capacity - 1)
-    }
-
-    /// What a slot holding `hash` holds.
-    #[inline(always)]
-    fn tag(hash: u64) -> u32 {
-        ((hash >> 32) as u32).max(1)
     }
 
     #[inline(always)]
@@ -118,53 +115,67 @@ impl Seen {
         u32::from_ne_bytes(word)
     }
 
+    /// The slot holding `hash`'s tag, or the empty slot where it would go.
+    #[inline(always)]
+    fn find(&self, hash: u64) -> (usize, bool) {
+        let tag = tag(hash);
+        let mut i = self.home(hash);
+        loop {
+            match self.slot(i) {
+                0 => return (i, false),
+                t if t == tag => return (i, true),
+                _ => i = (i + 1) & (self.capacity - 1),
+            }
+        }
+    }
+}
+
+/// What a slot holding `hash` holds.
+#[inline(always)]
+fn tag(hash: u64) -> u32 {
+    ((hash >> 32) as u32).max(1)
+}
+
+impl Seen {
+    /// Room for about `boards` before a second table.
+    fn new(boards: usize) -> Seen {
+        let capacity = (2 * boards).clamp(1 << 8, 1 << 27).next_power_of_two();
+        Seen { tables: vec![Tags::new(capacity)] }
+    }
+
     #[inline(always)]
     fn prefetch(&self, hash: u64) {
-        crate::pdb::prefetch_address(self.slots.bytes().as_ptr().addr() + 4 * self.home(hash));
+        for t in &self.tables {
+            crate::pdb::prefetch_address(t.slots.bytes().as_ptr().addr() + 4 * t.home(hash));
+        }
     }
 
     #[inline(always)]
     fn contains(&self, hash: u64) -> bool {
-        let tag = Seen::tag(hash);
-        let mut i = self.home(hash);
-        loop {
-            match self.slot(i) {
-                0 => return false,
-                t if t == tag => return true,
-                _ => i = (i + 1) & (self.capacity - 1),
-            }
-        }
+        self.tables.iter().any(|t| t.find(hash).1)
     }
 
     /// Adds `hash`; false if it was there already.
     fn insert(&mut self, hash: u64) -> bool {
-        if 2 * (self.len + 1) > self.capacity {
-            self.grow();
+        if self.contains(hash) {
+            return false;
         }
-        let tag = Seen::tag(hash);
-        let mut i = self.home(hash);
-        loop {
-            match self.slot(i) {
-                0 => {
-                    self.slots.bytes_mut()[4 * i..4 * i + 4].copy_from_slice(&tag.to_ne_bytes());
-                    self.len += 1;
-                    self.all.push(hash);
-                    return true;
-                }
-                t if t == tag => return false,
-                _ => i = (i + 1) & (self.capacity - 1),
-            }
+        if self.tables.last().is_none_or(|t| 2 * (t.len + 1) > t.capacity) {
+            let capacity = self.tables.last().map_or(1 << 8, |t| 2 * t.capacity);
+            self.tables.push(Tags::new(capacity));
         }
+        if let Some(t) = self.tables.last_mut() {
+            let (i, _) = t.find(hash);
+            t.slots.bytes_mut()[4 * i..4 * i + 4].copy_from_slice(&tag(hash).to_ne_bytes());
+            t.len += 1;
+        }
+        true
     }
 
-    /// Doubles the slots, inserting every hash again from the list of all of them (a slot's
-    /// tag lacks the bit that picks its home in the larger set).
-    fn grow(&mut self) {
-        let all = std::mem::take(&mut self.all);
-        *self = Seen::with_capacity(2 * self.capacity);
-        for &hash in &all {
-            self.insert(hash);
-        }
+    /// Hashes held.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.tables.iter().map(|t| t.len).sum()
     }
 }
 
@@ -296,7 +307,8 @@ pub(crate) fn beam<H: Heuristic>(
 ) -> BeamRun {
     let start = problem.start();
     let n = start.size().cells();
-    let width = width.max(1);
+    // A parent's index and a move share a `u32` in the trail.
+    let width = width.clamp(1, 1 << 30);
     let table = MoveTable::new(start.size());
     let zobrist = Zobrist::new(n);
     let goal_hash = zobrist.of(problem.goal().cells());
@@ -318,8 +330,8 @@ pub(crate) fn beam<H: Heuristic>(
     let mut seen = Seen::new(expected);
     seen.insert(cur.hashes[0]);
     let mut kept = 1u64;
-    // Per layer after the first: (parent index, move) of each board.
-    let mut trail: Vec<Vec<(u32, u8)>> = Vec::new();
+    // Per layer after the first: each board's parent index and move, as `parent << 2 | move`.
+    let mut trail: Vec<Vec<u32>> = Vec::new();
     // The move that led to each board of `cur` (none at the root).
     let mut came: Vec<u8> = vec![4];
     let mut next = Layer::with_capacity(n, width);
@@ -424,9 +436,9 @@ pub(crate) fn beam<H: Heuristic>(
                 let mut moves = vec![Dir::ALL[c.dir as usize]];
                 let mut at = parent;
                 for layer in trail.iter().rev() {
-                    let (p, d) = layer[at];
-                    moves.push(Dir::ALL[d as usize]);
-                    at = p as usize;
+                    let link = layer[at];
+                    moves.push(Dir::ALL[link as usize % 4]);
+                    at = (link >> 2) as usize;
                 }
                 moves.reverse();
                 return BeamRun { found: Some(moves), stop: None };
@@ -476,7 +488,7 @@ pub(crate) fn beam<H: Heuristic>(
             next.blanks.push(to as u8);
             next.states.push(state);
             next.hashes.push(c.hash);
-            links.push((c.parent, c.dir));
+            links.push(c.parent << 2 | u32::from(c.dir));
             next_came.push(c.dir);
         }
         if !keep_states {
