@@ -270,8 +270,8 @@ pub(crate) fn depth_cap(root_h: u32) -> u32 {
 }
 
 /// Boards a beam run may keep over all its layers when [`Limits::max_stored`] is unset (about
-/// 24 bytes each: the hash set and the trail).
-pub const BEAM_MAX_KEPT: u64 = 40_000_000;
+/// 12 bytes each: the hash set and the trail).
+pub const BEAM_MAX_KEPT: u64 = 80_000_000;
 
 /// How an answer was found, as [`Improvement`] reports it.
 #[derive(Clone, Copy, Debug, PartialEq)]
