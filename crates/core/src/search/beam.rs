@@ -21,13 +21,14 @@
 //!
 //! Invariants: a board enters at most one layer (the hash set of every board kept so far; a
 //! collision of 64-bit hashes, or of the set's 32-bit tags in one home, can only drop a board,
-//! never make a wrong path, and every answer is replayed by the caller); a candidate whose g + h reaches `bound` is dropped (with an
-//! admissible heuristic it cannot lead to an answer shorter than `bound`); the answer is the
-//! first layer holding the goal, so its length is that layer's depth. Boards are ranked by
-//! [`Heuristic::rank`] (the estimate unless a heuristic knows a better order, which need not be
-//! admissible: pruning uses the estimate), ties broken by the hash, so the search is
-//! deterministic and the survivors of a tie are spread over the board space (measured: better
-//! than breaking ties by Manhattan distance either way).
+//! never make a wrong path, and every answer is replayed by the caller); a candidate whose
+//! g + h reaches `bound` is dropped (with an admissible heuristic it cannot lead to an answer
+//! shorter than `bound`); the answer is the first layer holding the goal, so its length is
+//! that layer's depth. Boards are ranked by [`Heuristic::rank`] (the estimate unless a
+//! heuristic knows a better order, which need not be admissible: pruning uses the estimate),
+//! ties broken by the hash, so the search is deterministic and the survivors of a tie are
+//! spread over the board space (measured: better than breaking ties by Manhattan distance
+//! either way).
 
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::heuristic::Heuristic;
