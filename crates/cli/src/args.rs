@@ -440,7 +440,7 @@ pub(crate) struct LimitOpts {
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
     pub(crate) timeout: Option<Duration>,
     /// A* and BFS: give up when N nodes are stored; --time-limit and the large-board default:
-    /// the most boards a beam keeps (40,000,000 by default, about 1 GB)
+    /// the most boards a beam keeps (80,000,000 by default, about 1 GB)
     #[arg(long, value_name = "N")]
     pub(crate) max_stored: Option<usize>,
 }

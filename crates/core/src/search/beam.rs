@@ -246,7 +246,7 @@ impl<S> Layer<S> {
 /// its length is the start's admissible estimate), or [`LimitKind::Depth`] when the beam
 /// empties or goes past the depth cap of the anytime search (a few times the start's
 /// estimate) without reaching the goal, or another limit that stopped it. A wider beam finds
-/// shorter paths and costs proportionally more time and memory (about 24 bytes a board kept).
+/// shorter paths and costs proportionally more time and memory (about 12 bytes a board kept).
 ///
 /// ```
 /// use fifteen_core::{Board, Limits, LinearConflict, Problem, Size, beam_search, replay};
