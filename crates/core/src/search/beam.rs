@@ -73,22 +73,37 @@ struct Candidate {
     dir: u8,
 }
 
-/// The hashes of every board kept so far: open addressing with linear probing over a power of
+/// The hashes of the boards kept so far: open addressing with linear probing over a power of
 /// two of slots, at most half full. A slot's cache line can be prefetched from the hash alone,
-/// which is what makes this beat a general hash set here: the set outgrows the caches, and a
-/// lookup per candidate is the beam's main memory cost. A hash's low bits choose its home slot
-/// and the slot keeps its high 32 bits (0 marks an empty slot, so 0 is stored as 1): half the
-/// memory of whole hashes, and a false match (which can only drop a board) stays as rare as
-/// one in 2^32 per probe. The slots are in memory advised for 2 MiB pages (`huge_pages`): with
-/// 4 KiB pages nearly every lookup of a large set also missed the TLB.
+/// which is what makes this beat a general hash set here: a lookup per candidate is the beam's
+/// main memory cost. A hash's low bits choose its home slot and the slot keeps its high 32 bits
+/// (0 marks an empty slot, so 0 is stored as 1): half the memory of whole hashes, and a false
+/// match (which can only drop a board) stays as rare as one in 2^32 per probe. The slots are in
+/// memory advised for 2 MiB pages (`huge_pages`): with 4 KiB pages nearly every lookup of a
+/// large set also missed the TLB.
 ///
-/// A slot's tag lacks the bits that would place it in a larger table, so the set does not
-/// rehash when it fills: it adds a table twice as large, and a lookup probes each. It is sized
-/// for the whole run at the start ([`Seen::new`]), so a second table is rare.
+/// A wide beam keeps only the recent layers' boards ([`Seen::recent`]): two tables of [`SPAN`]
+/// layers each, the older cleared and reused when the newer fills, so a board is found if it
+/// was kept in the last `SPAN` to `2 SPAN` layers. Measured, a beam meets again only boards of
+/// the last few layers (the same boards kept, to the node, with the whole set or with the last
+/// 2 to 4 layers), and tables that stay in the cache are much faster than a set of every board
+/// (256 MB for a 6x6 beam of width 65,536). A narrow beam keeps every board ([`Seen::new`]); a
+/// slot's tag lacks the bits that would place it in a larger table, so a full table stays and
+/// one twice as large takes new hashes, lookups probing each (rare: it is sized for the run).
 struct Seen {
     /// Never empty; only the last one takes new hashes.
     tables: Vec<Tags>,
+    /// Layers per table when only the recent ones are kept ([`Seen::recent`]), else 0.
+    span: u32,
+    /// Layers done since the last table was cleared.
+    layers: u32,
 }
+
+/// Layers a table of recent boards holds ([`Seen::recent`]).
+const SPAN: u32 = 16;
+
+/// The narrowest beam that keeps only the recent layers' boards ([`Seen::for_run`]).
+const MIN_RECENT_WIDTH: usize = 16_384;
 
 /// One table of [`Seen`].
 struct Tags {
@@ -138,10 +153,45 @@ fn tag(hash: u64) -> u32 {
 }
 
 impl Seen {
-    /// Room for about `boards` before a second table.
+    /// Every board, with room for about `boards` before a second table.
     fn new(boards: usize) -> Seen {
         let capacity = (2 * boards).clamp(1 << 8, 1 << 27).next_power_of_two();
-        Seen { tables: vec![Tags::new(capacity)] }
+        Seen { tables: vec![Tags::new(capacity)], span: 0, layers: 0 }
+    }
+
+    /// The boards of the last `span` to `2 span` layers of at most `width` boards each: two
+    /// tables with room for `span` layers, so that neither is ever half full.
+    fn recent(span: u32, width: usize) -> Seen {
+        let capacity = (2 * (span as usize * width + 1)).max(1 << 8).next_power_of_two();
+        Seen { tables: vec![Tags::new(capacity), Tags::new(capacity)], span, layers: 0 }
+    }
+
+    /// The set for a beam of `width` expected to keep about `boards`: every board, unless the
+    /// beam is wide and the recent layers' tables would be smaller. A narrow beam keeps every
+    /// board: it can wander round loops longer than the recent layers (measured: a 6x6 walk's
+    /// narrow beams then ran out of room before any answer), and its set is small anyway.
+    fn for_run(width: usize, boards: usize) -> Seen {
+        if width >= MIN_RECENT_WIDTH && (SPAN as usize).saturating_mul(width) < boards {
+            Seen::recent(SPAN, width)
+        } else {
+            Seen::new(boards)
+        }
+    }
+
+    /// Marks a layer done: with recent layers only, every `span` layers the older table is
+    /// cleared and takes the new hashes.
+    fn next_layer(&mut self) {
+        if self.span == 0 {
+            return;
+        }
+        self.layers += 1;
+        if self.layers == self.span {
+            self.layers = 0;
+            self.tables.swap(0, 1);
+            let newer = &mut self.tables[1];
+            newer.slots.bytes_mut().fill(0);
+            newer.len = 0;
+        }
     }
 
     #[inline(always)]
@@ -161,7 +211,9 @@ impl Seen {
         if self.contains(hash) {
             return false;
         }
+        // Never with recent layers only: their tables have room for `span` layers.
         if self.tables.last().is_none_or(|t| 2 * (t.len + 1) > t.capacity) {
+            debug_assert_eq!(self.span, 0, "a table of recent layers filled");
             let capacity = self.tables.last().map_or(1 << 8, |t| 2 * t.capacity);
             self.tables.push(Tags::new(capacity));
         }
@@ -326,9 +378,9 @@ pub(crate) fn beam<H: Heuristic>(
     if start == problem.goal() {
         return BeamRun { found: (bound > 0).then(Vec::new), stop: None };
     }
-    // Room for the layers a path of twice the estimate needs, within reason (8 bytes a slot).
+    // Room for the layers a path of twice the estimate needs, within reason.
     let expected = width.saturating_mul(2 * root_h.max(8) as usize).min(1 << 26);
-    let mut seen = Seen::new(expected);
+    let mut seen = Seen::for_run(width, expected);
     seen.insert(cur.hashes[0]);
     let mut kept = 1u64;
     // Per layer after the first: each board's parent index and move, as `parent << 2 | move`.
@@ -499,6 +551,7 @@ pub(crate) fn beam<H: Heuristic>(
             }
         }
         kept += links.len() as u64;
+        seen.next_layer();
         trail.push(links);
         came = next_came;
         std::mem::swap(&mut cur, &mut next);

@@ -144,3 +144,28 @@ fn the_seen_set_keeps_every_hash_through_its_growth() {
     // Hashes of 0 and of a zero tag are kept too (0 marks an empty slot).
     assert!(seen.insert(0) && seen.contains(0) && seen.insert(5) && seen.contains(5));
 }
+
+#[test]
+fn the_recent_layers_set_finds_the_last_span_layers_and_forgets_older_ones() {
+    let (span, width) = (4u32, 1_000usize);
+    let mut seen = Seen::recent(span, width);
+    let hash = |layer: u64, i: u64| (layer * 1_000_003 + i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for layer in 0..40u64 {
+        for i in 0..width as u64 {
+            assert!(seen.insert(hash(layer, i)), "layer {layer}, board {i} seen before");
+        }
+        // Every board of this layer and of the `span - 1` before it is found.
+        for back in 0..u64::from(span).min(layer + 1) {
+            let l = layer - back;
+            assert!((0..width as u64).all(|i| seen.contains(hash(l, i))), "layer {l} at {layer}");
+        }
+        // Boards more than `2 span` layers old are forgotten.
+        if layer >= 2 * u64::from(span) {
+            let l = layer - 2 * u64::from(span);
+            assert!((0..width as u64).all(|i| !seen.contains(hash(l, i))), "layer {l} at {layer}");
+        }
+        seen.next_layer();
+    }
+    // Its two tables never grew: `span` layers of `width` fill neither to half.
+    assert_eq!(seen.tables.len(), 2);
+}
