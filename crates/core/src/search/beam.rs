@@ -209,18 +209,25 @@ impl Seen {
 
     /// Adds `hash`; false if it was there already.
     fn insert(&mut self, hash: u64) -> bool {
-        if self.contains(hash) {
+        // The newest table is probed once: where it misses is where the tag goes.
+        let (older, newest) = self.tables.split_at(self.tables.len() - 1);
+        let newest = &newest[0];
+        if older.iter().any(|t| t.find(hash).1) {
+            return false;
+        }
+        let (mut at, found) = newest.find(hash);
+        if found {
             return false;
         }
         // Never with recent layers only: their tables have room for `span` layers.
-        if self.tables.last().is_none_or(|t| 2 * (t.len + 1) > t.capacity) {
+        if 2 * (newest.len + 1) > newest.capacity {
             debug_assert_eq!(self.span, 0, "a table of recent layers filled");
-            let capacity = self.tables.last().map_or(1 << 8, |t| 2 * t.capacity);
-            self.tables.push(Tags::new(capacity));
+            let bigger = Tags::new(2 * newest.capacity);
+            at = bigger.find(hash).0;
+            self.tables.push(bigger);
         }
         if let Some(t) = self.tables.last_mut() {
-            let (i, _) = t.find(hash);
-            t.slots.bytes_mut()[4 * i..4 * i + 4].copy_from_slice(&tag(hash).to_ne_bytes());
+            t.slots.bytes_mut()[4 * at..4 * at + 4].copy_from_slice(&tag(hash).to_ne_bytes());
             t.len += 1;
         }
         true
