@@ -27,6 +27,13 @@ pub struct LcState {
 }
 
 impl LinearConflict {
+    /// The tiles that must leave their row or column, over all lines, in `s` (each worth two
+    /// moves in the estimate).
+    #[inline(always)]
+    pub(crate) fn tiles_to_remove(&self, s: &LcState) -> u32 {
+        u32::from(s.lc)
+    }
+
     /// The heuristic for `goal`.
     pub fn new(goal: &Board) -> LinearConflict {
         let goal_cells = GoalCells::new(goal);
@@ -47,9 +54,7 @@ impl LinearConflict {
         let w = self.goal.size.width();
         let mut run = Run::default();
         for &t in &cells[r * w..(r + 1) * w] {
-            if usize::from(self.home_row[t as usize]) == r {
-                run.push(self.home_col[t as usize]);
-            }
+            run.push_if(usize::from(self.home_row[t as usize]) == r, self.home_col[t as usize]);
         }
         run.to_remove()
     }
@@ -61,9 +66,7 @@ impl LinearConflict {
         let mut run = Run::default();
         for r in 0..self.goal.size.height() {
             let t = cells[r * w + c] as usize;
-            if usize::from(self.home_col[t]) == c {
-                run.push(self.home_row[t]);
-            }
+            run.push_if(usize::from(self.home_col[t]) == c, self.home_row[t]);
         }
         run.to_remove()
     }
@@ -79,12 +82,26 @@ struct Run {
 }
 
 impl Run {
-    #[inline(always)]
+    /// Adds a tile of the line whose goal position along it is `x`.
+    #[cfg(test)]
     fn push(&mut self, x: u8) {
-        // The smallest tail above x is replaced by x (or x extends the longest run).
+        self.push_if(true, x);
+    }
+
+    /// [`Run::push`] when `own`, else nothing, without a branch: whether a tile belongs to the
+    /// line is as good as random, and the branch mispredicted (measured: a 7x7 beam of width
+    /// 65,536 with linear conflict took a sixth less time).
+    #[inline(always)]
+    fn push_if(&mut self, own: bool, x: u8) {
+        // The smallest tail above x is replaced by x (or x extends the longest run). `x` is
+        // below 8 for a tile of the line, and masked so that the shifts stay in range for a
+        // tile of another line (`u8::MAX` for the blank).
+        let x = x & 7;
         let above = self.tails & !((2u32 << x) - 1);
-        self.tails = (self.tails & !(above & above.wrapping_neg())) | (1 << x);
-        self.count += 1;
+        let pushed = (self.tails & !(above & above.wrapping_neg())) | (1 << x);
+        let keep = 0u32.wrapping_sub(u32::from(own));
+        self.tails = (pushed & keep) | (self.tails & !keep);
+        self.count += u8::from(own);
     }
 
     /// The tiles that must leave: all of them but the longest increasing run.
@@ -181,6 +198,14 @@ mod tests {
                 let mut run = Run::default();
                 keys[..k].iter().for_each(|&x| run.push(x));
                 assert_eq!(run.to_remove(), k as u8 - longest(&keys[..k]), "{:?}", &keys[..k]);
+                // Tiles of other lines in between (any position, the blank's too) change nothing.
+                let mut mixed = Run::default();
+                for &x in &keys[..k] {
+                    mixed.push_if(false, x ^ 5);
+                    mixed.push_if(true, x);
+                    mixed.push_if(false, u8::MAX);
+                }
+                assert_eq!(mixed.to_remove(), run.to_remove(), "{:?}", &keys[..k]);
             }
         };
         check(&keys);

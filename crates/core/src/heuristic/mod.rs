@@ -7,12 +7,14 @@
 //! start loading its table entries for a child before the search descends into it.
 
 mod any;
+mod conflict_ranked;
 mod exact;
 mod linear_conflict;
 mod manhattan;
 mod misplaced;
 
 pub use any::{AnyHeuristic, HeuristicKind};
+pub(crate) use conflict_ranked::ConflictRanked;
 pub use exact::{EXACT_MAX_CELLS, Exact};
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
@@ -173,6 +175,11 @@ pub trait Heuristic: Sync {
     fn rank(&self, state: &Self::State) -> u32 {
         self.h(state)
     }
+
+    /// Whether a beam ranks this heuristic's boards better with the board's linear conflicts
+    /// added to [`Heuristic::rank`] (`ConflictRanked`): additive databases, which count no
+    /// conflict between tiles of different patterns.
+    const RANK_WITH_CONFLICTS: bool = false;
 
     /// Whether the estimate never exceeds the true distance.
     fn admissible(&self) -> bool {

@@ -928,6 +928,8 @@ impl<const CELLS: usize, const LOOKUPS: usize, const NP: usize, const NV: usize>
 
     const LAZY: bool = true;
 
+    const RANK_WITH_CONFLICTS: bool = true;
+
     fn name(&self) -> &str {
         &self.name
     }

@@ -683,3 +683,58 @@ fn split_lanes_give_the_moves_of_one_thread() {
         other => panic!("a node limit: {other:?}"),
     }
 }
+
+/// A beam's order with the conflicts added ([`ConflictRanked`]): along a walk on the 3x3, the
+/// estimate is the database's and the rank is it plus the tiles that linear conflict takes out
+/// of their lines, both from the state carried move by move and from the board afresh.
+#[test]
+fn conflict_ranking_adds_the_boards_conflicts_to_the_estimate() {
+    use crate::heuristic::{ConflictRanked, LinearConflict, Manhattan};
+    const { assert!(<PdbLookup<16, 8, 2, 2> as Heuristic>::RANK_WITH_CONFLICTS) };
+    const { assert!(!<LinearConflict as Heuristic>::RANK_WITH_CONFLICTS) };
+    for goal in [Board::blank_last(Size::S3X3), Board::blank_first(Size::S3X3)] {
+        let h = partitioned_3x3(&goal, false);
+        let ranked = ConflictRanked::new(&h, &goal);
+        let (lc, md) = (LinearConflict::new(&goal), Manhattan::new(&goal));
+        let mut b = goal.clone();
+        let mut s = ranked.init(b.cells());
+        let (mut x, mut with_conflicts) = (0x2545_f491_4f6c_dd1du64, 0);
+        for _ in 0..3000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let d = Dir::ALL[(x % 4) as usize];
+            let blank = b.blank();
+            let Some(to) = d.neighbor(b.size(), blank) else { continue };
+            let tile = b.apply(d).unwrap();
+            let mut into = ranked.init(goal.cells());
+            ranked.step_into(&s, &mut into, b.cells(), tile, to, blank);
+            s = ranked.step(&s, b.cells(), tile, to, blank);
+            let estimate = h.estimate(b.cells());
+            let conflicts = (lc.estimate(b.cells()) - md.estimate(b.cells())) / 2;
+            for state in [&mut s, &mut into] {
+                assert_eq!(ranked.resolve(state), estimate, "{b:?}");
+                assert_eq!(ranked.rank(state), estimate + conflicts, "{b:?}");
+            }
+            with_conflicts += usize::from(conflicts > 0);
+        }
+        assert!(with_conflicts > 100, "the walk met boards with conflicts");
+    }
+}
+
+/// The beam ranks a database's boards through [`ConflictRanked`]: a beam wider than any 3x3
+/// layer is still a breadth-first search and finds shortest paths.
+#[test]
+fn a_wide_beam_on_databases_finds_shortest_paths() {
+    let goal = Board::blank_last(Size::S3X3);
+    let h = partitioned_3x3(&goal, false);
+    let mut checked = 0;
+    for (start, d) in all_positions(&goal).into_iter().step_by(4_999) {
+        let p = crate::Problem::new(start.clone(), goal.clone()).unwrap();
+        let sol = crate::beam_search(&p, &h, 30_000, &crate::Limits::default()).unwrap();
+        assert_eq!(sol.len() as u32, d, "{start:?}");
+        assert_eq!(crate::replay(&start, &sol.moves).unwrap().0, goal);
+        checked += 1;
+    }
+    assert!(checked >= 30);
+}

@@ -31,7 +31,7 @@
 //! either way).
 
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
-use crate::heuristic::Heuristic;
+use crate::heuristic::{ConflictRanked, Heuristic};
 use crate::huge_pages::HugeBytes;
 use crate::moves::{Dir, MoveTable, NONE};
 
@@ -358,7 +358,26 @@ pub fn beam_search<H: Heuristic>(
 
 /// Beam search of `width` boards a layer for a path shorter than `bound` moves. Nodes are
 /// counted in `stats`; `limits` (nodes, deadline, cancel, `max_stored` boards kept) end it.
+/// Boards are ranked by `heuristic`, with the linear conflicts added when it asks for them
+/// ([`Heuristic::RANK_WITH_CONFLICTS`]).
 pub(crate) fn beam<H: Heuristic>(
+    problem: &Problem,
+    heuristic: &H,
+    width: usize,
+    bound: u32,
+    limits: &Limits,
+    stats: &mut Stats,
+) -> BeamRun {
+    if H::RANK_WITH_CONFLICTS {
+        let ranked = ConflictRanked::new(heuristic, problem.goal());
+        beam_ranked(problem, &ranked, width, bound, limits, stats)
+    } else {
+        beam_ranked(problem, heuristic, width, bound, limits, stats)
+    }
+}
+
+/// [`beam`] with boards ordered by `heuristic`'s [`Heuristic::rank`] as it is.
+fn beam_ranked<H: Heuristic>(
     problem: &Problem,
     heuristic: &H,
     width: usize,
