@@ -5,7 +5,9 @@
 //! boards by estimate at each depth, each run pruned by the best length found so far (the
 //! *incumbent*), so that a later run can only answer shorter. Each answer is then shortened by
 //! [`shorten`](super::shorten) (windows of the path re-solved optimally by IDA*). The next
-//! width is up to four times the last, as wide as the time left allows; when no wider run
+//! width is up to four times the last, as wide as the time left allows, and once a run is long
+//! enough to time the next by, the width that fills most of the time left (a beam's answer
+//! shortens with its width, so one wide last run beats two narrower ones); when no wider run
 //! fits, IDA* spends the rest of the time raising the proven lower bound, and proves the
 //! answer optimal if it finishes (keeping most of the time for IDA* on the 5x5, where it
 //! sometimes finishes, measured worse: see `docs/performance.md`). Beam search replaced
@@ -173,7 +175,8 @@ const BOUNDED_BEAM: usize = 64;
 /// limit's error (with a proven lower bound) if none was found.
 ///
 /// Beam runs of growing width (from [`FIRST_WIDTH`], up to 4 times wider each, as wide as the
-/// time left allows), each answer shortened; then, with an admissible heuristic and time left,
+/// time left allows; once a run takes long enough to time the next by, up to 16 times: see
+/// [`next_width`]), each answer shortened; then, with an admissible heuristic and time left,
 /// IDA* spends the rest raising the proven lower bound (and proves the answer optimal if it
 /// finishes). Without a deadline the widths grow until [`MAX_WIDTH`] or memory
 /// ([`Limits::max_stored`] boards kept, [`BEAM_MAX_KEPT`] when unset) ends them.
@@ -203,6 +206,7 @@ pub fn anytime<H: Heuristic>(
         };
         let bound = near.bound().min(near.depth_cap());
         let run = beam(problem, heuristic, width, bound, &run_limits, &mut near.stats);
+        let took = run_t0.elapsed().as_secs_f64().max(1e-6);
         if let Some(path) = run.found {
             near.offer(path, Method::Beam(width), limits, on_improve);
         }
@@ -210,20 +214,14 @@ pub fn anytime<H: Heuristic>(
             last_stop = Some(kind);
             break;
         }
-        // The next width: up to 4 times this one, as wide as the time left allows (a run's
-        // time grows with its width), and narrow enough that its layers fit in `max_kept`.
-        let took = run_t0.elapsed().as_secs_f64().max(1e-6);
-        let mut factor = 4.0f64;
-        if let Some(until) = limits.deadline {
-            let left = until.saturating_duration_since(Instant::now()).as_secs_f64();
-            factor = factor.min(0.6 * left / took);
-        }
+        let left = limits
+            .deadline
+            .map(|until| until.saturating_duration_since(Instant::now()).as_secs_f64());
         let depth = f64::from(near.bound().min(near.depth_cap()).max(1));
-        factor = factor.min(max_kept as f64 / (1.25 * depth * width as f64));
-        if factor < 1.2 || width >= MAX_WIDTH {
-            break;
+        match next_width(width, took, left, depth, max_kept) {
+            Some(w) => width = w,
+            None => break,
         }
-        width = ((width as f64 * factor) as usize).min(MAX_WIDTH);
     }
     // The rest of the time raises the lower bound.
     if near.admissible
@@ -253,6 +251,44 @@ pub fn anytime<H: Heuristic>(
     }
     near.finish(problem, last_stop)
 }
+
+/// The width of the beam run after one of `width` boards that took `took` seconds, with `left`
+/// seconds to the deadline (`None`: no deadline) and paths of up to `depth` moves, or `None`
+/// when no run at least 1.2 times wider fits.
+///
+/// Up to 4 times wider, and as wide as 60% of the time left allows (a run's time grows with its
+/// width). A run that took at least [`JUMP_AFTER`] times the next well enough to go further:
+/// up to 16 times wider, as wide as 75% of the time left allows, the time taken to grow as
+/// width^1.1 (measured on 6x6: 8.9 times wider took 10.8 times longer). A last run sized to the
+/// time left is wider than the next of a fixed ratio, and a beam's answer shortens with its
+/// width; a run the deadline cuts is lost, hence the margins. The boards kept over `depth`
+/// layers must also fit in `max_kept`.
+fn next_width(
+    width: usize,
+    took: f64,
+    left: Option<f64>,
+    depth: f64,
+    max_kept: u64,
+) -> Option<usize> {
+    let took = took.max(1e-6);
+    let mut factor = 4.0f64;
+    if let Some(left) = left {
+        factor = if took >= JUMP_AFTER {
+            (0.75 * left / took).powf(1.0 / 1.1).min(16.0)
+        } else {
+            (0.6 * left / took).min(4.0)
+        };
+    }
+    factor = factor.min(max_kept as f64 / (1.25 * depth * width as f64));
+    if factor < 1.2 || width >= MAX_WIDTH {
+        return None;
+    }
+    Some(((width as f64 * factor) as usize).min(MAX_WIDTH))
+}
+
+/// A run that took this many seconds or more times the next well enough to size it to the time
+/// left ([`next_width`]).
+const JUMP_AFTER: f64 = 0.25;
 
 /// The width of [`anytime`]'s first beam; each next one is up to 4 times wider.
 pub const FIRST_WIDTH: usize = 64;
