@@ -176,7 +176,7 @@ const BOUNDED_BEAM: usize = 64;
 ///
 /// Beam runs of growing width (from [`FIRST_WIDTH`], up to 4 times wider each, as wide as the
 /// time left allows; once a run takes long enough to time the next by, up to 16 times: see
-/// [`next_width`]), each answer shortened; then, with an admissible heuristic and time left,
+/// `next_width`), each answer shortened; then, with an admissible heuristic and time left,
 /// IDA* spends the rest raising the proven lower bound (and proves the answer optimal if it
 /// finishes). Without a deadline the widths grow until [`MAX_WIDTH`] or memory
 /// ([`Limits::max_stored`] boards kept, [`BEAM_MAX_KEPT`] when unset) ends them.
