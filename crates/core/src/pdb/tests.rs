@@ -119,13 +119,11 @@ pub(super) fn fresh_slot<H: Heuristic>(h: &H, cells: &[u8]) -> H::State {
     h.init(&other)
 }
 
-pub(super) fn check_steps<H: Heuristic>(h: &H, goal: &Board, steps: usize)
-where
-    H::State: PartialEq + std::fmt::Debug,
-{
+/// Tries `steps` pseudo-random moves (xorshift from `seed`) from `goal`, calling `at` after
+/// each one made with the board, the tile moved, where it went from and to, and the random word.
+fn walk(goal: &Board, steps: usize, seed: u64, mut at: impl FnMut(&Board, u8, usize, usize, u64)) {
     let mut b = goal.clone();
-    let mut s = h.init(b.cells());
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut x = seed;
     for _ in 0..steps {
         x ^= x << 13;
         x ^= x >> 7;
@@ -134,6 +132,16 @@ where
         let blank = b.blank();
         let Some(to) = d.neighbor(b.size(), blank) else { continue };
         let tile = b.apply(d).unwrap();
+        at(&b, tile, to, blank, x);
+    }
+}
+
+pub(super) fn check_steps<H: Heuristic>(h: &H, goal: &Board, steps: usize)
+where
+    H::State: PartialEq + std::fmt::Debug,
+{
+    let mut s = h.init(goal.cells());
+    walk(goal, steps, 0x9e37_79b9_7f4a_7c15, |b, tile, to, blank, x| {
         // The in-place step, into a slot holding another state, agrees with the copying one.
         let mut into = fresh_slot(h, b.cells());
         h.step_into(&s, &mut into, b.cells(), tile, to, blank);
@@ -154,7 +162,7 @@ where
             Some(part) => assert!(part > room && part <= full || part == full, "{part} {full}"),
             None => assert_eq!(h.resolve_rest(&mut halves), full),
         }
-    }
+    });
 }
 
 /// Incremental index updates with several patterns, reflected and dual views, rectangles, and the
@@ -696,17 +704,9 @@ fn conflict_ranking_adds_the_boards_conflicts_to_the_estimate() {
         let h = partitioned_3x3(&goal, false);
         let ranked = ConflictRanked::new(&h, &goal);
         let (lc, md) = (LinearConflict::new(&goal), Manhattan::new(&goal));
-        let mut b = goal.clone();
-        let mut s = ranked.init(b.cells());
-        let (mut x, mut with_conflicts) = (0x2545_f491_4f6c_dd1du64, 0);
-        for _ in 0..3000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let d = Dir::ALL[(x % 4) as usize];
-            let blank = b.blank();
-            let Some(to) = d.neighbor(b.size(), blank) else { continue };
-            let tile = b.apply(d).unwrap();
+        let mut s = ranked.init(goal.cells());
+        let mut with_conflicts = 0;
+        walk(&goal, 3000, 0x2545_f491_4f6c_dd1d, |b, tile, to, blank, _| {
             let mut into = ranked.init(goal.cells());
             ranked.step_into(&s, &mut into, b.cells(), tile, to, blank);
             s = ranked.step(&s, b.cells(), tile, to, blank);
@@ -717,7 +717,7 @@ fn conflict_ranking_adds_the_boards_conflicts_to_the_estimate() {
                 assert_eq!(ranked.rank(state), estimate + conflicts, "{b:?}");
             }
             with_conflicts += usize::from(conflicts > 0);
-        }
+        });
         assert!(with_conflicts > 100, "the walk met boards with conflicts");
     }
 }
