@@ -7,14 +7,16 @@
 //! start loading its table entries for a child before the search descends into it.
 
 mod any;
-mod conflict_ranked;
+mod beam_order;
 mod exact;
 mod linear_conflict;
 mod manhattan;
 mod misplaced;
 
 pub use any::{AnyHeuristic, HeuristicKind};
-pub(crate) use conflict_ranked::ConflictRanked;
+pub(crate) use beam_order::BeamOrder;
+#[cfg(test)]
+pub(crate) use beam_order::far_sixteenths;
 pub use exact::{EXACT_MAX_CELLS, Exact};
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
@@ -177,9 +179,14 @@ pub trait Heuristic: Sync {
     }
 
     /// Whether a beam ranks this heuristic's boards better with the board's linear conflicts
-    /// added to [`Heuristic::rank`] (`ConflictRanked`): additive databases, which count no
-    /// conflict between tiles of different patterns.
+    /// and far tiles added to [`Heuristic::rank`] (`BeamOrder`): additive databases, which
+    /// count no conflict between tiles of different patterns.
     const RANK_WITH_CONFLICTS: bool = false;
+
+    /// Whether a beam ranks this heuristic's boards better with a weight for tiles far from
+    /// home added to [`Heuristic::rank`] (`BeamOrder`): linear conflict, whose rank leaves
+    /// tiles behind (implied by [`Heuristic::RANK_WITH_CONFLICTS`]).
+    const RANK_FAR_TILES: bool = false;
 
     /// Whether the estimate never exceeds the true distance.
     fn admissible(&self) -> bool {

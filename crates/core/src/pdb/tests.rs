@@ -692,17 +692,19 @@ fn split_lanes_give_the_moves_of_one_thread() {
     }
 }
 
-/// A beam's order with the conflicts added ([`ConflictRanked`]): along a walk on the 3x3, the
-/// estimate is the database's and the rank is it plus the tiles that linear conflict takes out
-/// of their lines, both from the state carried move by move and from the board afresh.
+/// A beam's order with the conflicts and far tiles added ([`BeamOrder`]): along a walk on the
+/// 3x3, the estimate is the database's and the rank is it plus the tiles that linear conflict
+/// takes out of their lines and the far tiles' weight, both from the state carried move by
+/// move and from the board afresh.
 #[test]
-fn conflict_ranking_adds_the_boards_conflicts_to_the_estimate() {
-    use crate::heuristic::{ConflictRanked, LinearConflict, Manhattan};
+fn conflict_ranking_adds_the_boards_conflicts_and_far_tiles_to_the_estimate() {
+    use crate::heuristic::{BeamOrder, LinearConflict, Manhattan, far_sixteenths};
     const { assert!(<PdbLookup<16, 8, 2, 2> as Heuristic>::RANK_WITH_CONFLICTS) };
     const { assert!(!<LinearConflict as Heuristic>::RANK_WITH_CONFLICTS) };
+    const { assert!(<LinearConflict as Heuristic>::RANK_FAR_TILES) };
     for goal in [Board::blank_last(Size::S3X3), Board::blank_first(Size::S3X3)] {
         let h = partitioned_3x3(&goal, false);
-        let ranked = ConflictRanked::new(&h, &goal);
+        let ranked = BeamOrder::<_, true>::new(&h, &goal);
         let (lc, md) = (LinearConflict::new(&goal), Manhattan::new(&goal));
         let mut s = ranked.init(goal.cells());
         let mut with_conflicts = 0;
@@ -712,9 +714,10 @@ fn conflict_ranking_adds_the_boards_conflicts_to_the_estimate() {
             s = ranked.step(&s, b.cells(), tile, to, blank);
             let estimate = h.estimate(b.cells());
             let conflicts = (lc.estimate(b.cells()) - md.estimate(b.cells())) / 2;
+            let far = far_sixteenths(b, &goal) / 16;
             for state in [&mut s, &mut into] {
                 assert_eq!(ranked.resolve(state), estimate, "{b:?}");
-                assert_eq!(ranked.rank(state), estimate + conflicts, "{b:?}");
+                assert_eq!(ranked.rank(state), estimate + conflicts + far, "{b:?}");
             }
             with_conflicts += usize::from(conflicts > 0);
         });
@@ -722,7 +725,7 @@ fn conflict_ranking_adds_the_boards_conflicts_to_the_estimate() {
     }
 }
 
-/// The beam ranks a database's boards through [`ConflictRanked`]: a beam wider than any 3x3
+/// The beam ranks a database's boards through [`BeamOrder`]: a beam wider than any 3x3
 /// layer is still a breadth-first search and finds shortest paths.
 #[test]
 fn a_wide_beam_on_databases_finds_shortest_paths() {

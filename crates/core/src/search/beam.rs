@@ -31,7 +31,7 @@
 //! either way).
 
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
-use crate::heuristic::{ConflictRanked, Heuristic};
+use crate::heuristic::{BeamOrder, Heuristic};
 use crate::huge_pages::HugeBytes;
 use crate::moves::{Dir, MoveTable, NONE};
 
@@ -358,8 +358,8 @@ pub fn beam_search<H: Heuristic>(
 
 /// Beam search of `width` boards a layer for a path shorter than `bound` moves. Nodes are
 /// counted in `stats`; `limits` (nodes, deadline, cancel, `max_stored` boards kept) end it.
-/// Boards are ranked by `heuristic`, with the linear conflicts added when it asks for them
-/// ([`Heuristic::RANK_WITH_CONFLICTS`]).
+/// Boards are ranked by `heuristic`, with far tiles and linear conflicts added when it asks for
+/// them ([`Heuristic::RANK_FAR_TILES`], [`Heuristic::RANK_WITH_CONFLICTS`]).
 pub(crate) fn beam<H: Heuristic>(
     problem: &Problem,
     heuristic: &H,
@@ -369,7 +369,10 @@ pub(crate) fn beam<H: Heuristic>(
     stats: &mut Stats,
 ) -> BeamRun {
     if H::RANK_WITH_CONFLICTS {
-        let ranked = ConflictRanked::new(heuristic, problem.goal());
+        let ranked = BeamOrder::<H, true>::new(heuristic, problem.goal());
+        beam_ranked(problem, &ranked, width, bound, limits, stats)
+    } else if H::RANK_FAR_TILES {
+        let ranked = BeamOrder::<H, false>::new(heuristic, problem.goal());
         beam_ranked(problem, &ranked, width, bound, limits, stats)
     } else {
         beam_ranked(problem, heuristic, width, bound, limits, stats)
