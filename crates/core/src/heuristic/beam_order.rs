@@ -8,8 +8,8 @@
 //!   sixteenths of a move. A tile left far behind costs far more than its distance once the
 //!   tiles around it are home (the blank has to walk it through them, about five moves a
 //!   cell); ranked by Manhattan distance and conflicts alone, a beam leaves one behind, then
-//!   wanders to fetch it (on 7x7, paths that reached Manhattan distance 18 and then took 60
-//!   moves to fetch one tile). Used with linear conflict ([`Heuristic::RANK_FAR_TILES`]).
+//!   wanders to fetch it (`docs/performance.md`). Used with linear conflict
+//!   ([`Heuristic::RANK_FAR_TILES`]).
 //! - **conflicts** (`CONFLICTS`): the number of tiles that linear conflict says must leave their
 //!   line. Additive databases count the moves that the tiles of one pattern need among
 //!   themselves, but nothing for two tiles of *different* patterns that block each other in a
