@@ -26,7 +26,7 @@
 //! which never ranks, does not pay for them.
 
 use super::linear_conflict::LcState;
-use super::{Heuristic, LinearConflict, Manhattan};
+use super::{Heuristic, LinearConflict};
 use crate::board::{Board, MAX_SIDE, Size};
 
 /// The weight of a far tile in a beam's order, in sixteenths of a move per squared cell beyond
@@ -46,14 +46,14 @@ const _: () = assert!(
 #[derive(Debug)]
 pub(crate) struct BeamOrder<'a, H, const CONFLICTS: bool> {
     inner: &'a H,
+    /// Linear conflict towards the goal: the conflicts, and each tile's distance from home.
     conflicts: LinearConflict,
-    manhattan: Manhattan,
     /// [`FAR_SIXTEENTHS`]`·(d - 1)²` by Manhattan distance `d`.
     far: [u16; DISTANCES],
 }
 
-/// The wrapped heuristic's state, linear conflict's (left as at the start without
-/// `CONFLICTS`), and the far tiles' weight in sixteenths of a move.
+/// The wrapped heuristic's state, linear conflict's (not kept up to date, and never read,
+/// without `CONFLICTS`), and the far tiles' weight in sixteenths of a move.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BeamOrderState<S> {
     inner: S,
@@ -68,14 +68,13 @@ impl<'a, H: Heuristic, const CONFLICTS: bool> BeamOrder<'a, H, CONFLICTS> {
         for (d, x) in far.iter_mut().enumerate().skip(1) {
             *x = FAR_SIXTEENTHS * ((d - 1) * (d - 1)) as u16;
         }
-        let (conflicts, manhattan) = (LinearConflict::new(goal), Manhattan::new(goal));
-        BeamOrder { inner, conflicts, manhattan, far }
+        BeamOrder { inner, conflicts: LinearConflict::new(goal), far }
     }
 
     /// The far weight of `tile` on `cell`, in sixteenths of a move.
     #[inline(always)]
     fn far_at(&self, tile: u8, cell: usize) -> u16 {
-        self.far[self.manhattan.tile_distance(tile, cell) as usize]
+        self.far[self.conflicts.tile_distance(tile, cell) as usize]
     }
 
     /// `s`'s far weight after `tile` moved from `from` to `to`.
@@ -145,7 +144,9 @@ impl<H: Heuristic, const CONFLICTS: bool> Heuristic for BeamOrder<'_, H, CONFLIC
         to: usize,
     ) {
         self.inner.step_into(&s.inner, &mut child.inner, after, tile, from, to);
-        child.lines = self.lines_step(s, after, tile, from, to);
+        if CONFLICTS {
+            child.lines = self.conflicts.step(&s.lines, after, tile, from, to);
+        }
         child.far = self.far_step(s, tile, from, to);
     }
 
@@ -238,6 +239,7 @@ pub(crate) fn far_sixteenths(board: &Board, goal: &Board) -> u32 {
 mod tests {
     use super::*;
     use crate::Dir;
+    use crate::heuristic::Manhattan;
 
     /// Linear conflict's beam order along long walks on boards up to 8x8, both goals: the
     /// estimate is linear conflict's, the rank is Manhattan distance, 3 moves per tile to

@@ -34,6 +34,12 @@ impl LinearConflict {
         u32::from(s.lc)
     }
 
+    /// Distance of `tile` on `cell` from its goal cell.
+    #[inline(always)]
+    pub(crate) fn tile_distance(&self, tile: u8, cell: usize) -> u32 {
+        self.manhattan.tile_distance(tile, cell)
+    }
+
     /// The heuristic for `goal`.
     pub fn new(goal: &Board) -> LinearConflict {
         let goal_cells = GoalCells::new(goal);
