@@ -251,7 +251,9 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
 
 /// One worker: takes positions until the channel closes or Ctrl-C, and sends each answer (`None`
 /// for a position stopped by Ctrl-C). With IDA* it interleaves `--lanes` positions that share a
-/// heuristic (see [`fifteen_core::ida_lanes`]); other lines are answered as they come.
+/// heuristic (see [`fifteen_core::ida_lanes`]) on boards under
+/// [`fifteen_core::ORDERED_MIN_CELLS`] cells, whose IDA* orders its subtrees; other lines are
+/// answered as they come, each as alone.
 fn work(
     jobs: &Receiver<Job>,
     tx: &mpsc::Sender<(usize, Option<Record>)>,
@@ -272,6 +274,7 @@ fn work(
             (Ok(board), Some(Ok((goal, h))))
                 if interleave
                     && settings.lanes(h) > 1
+                    && board.size().cells() < fifteen_core::ORDERED_MIN_CELLS
                     && crate::near::mode_for(settings, board.size()).is_none()
                     && !cancel.load(Ordering::Relaxed) =>
             {
@@ -283,7 +286,12 @@ fn work(
             let record = if cancel.load(Ordering::Relaxed) {
                 None
             } else {
-                solve_item(&item, setup.as_deref(), settings, args)
+                // Counters for the progress lines, as the lanes' positions have.
+                let mut own = settings.clone();
+                own.progress = Some(running.start(item.line));
+                let record = solve_item(&item, setup.as_deref(), &own, args);
+                running.end(item.line);
+                record
             };
             if tx.send((i, record)).is_err() {
                 return;

@@ -35,7 +35,7 @@ pub(crate) enum Outcome {
 }
 
 /// The search settings shared by every position of a run.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Settings {
     /// The search algorithm.
     pub(crate) algorithm: Algorithm,

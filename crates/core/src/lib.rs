@@ -33,7 +33,7 @@ pub use lines::{BoundedLines, LineError, PositionLine, parse_position_line};
 pub use moves::{Dir, MoveListError, Notation, format_moves, parse_moves};
 pub use search::{
     Algorithm, BEAM_MAX_KEPT, FIRST_WIDTH, Improvement, LimitKind, Limits, MAX_WIDTH, Method,
-    NEAR_MAX_STORED, NearOptimal, Problem, ProgressSnapshot, SearchError, SearchProgress, Solution,
-    Stats, anytime, astar, beam_search, bfs, bounded, greedy, ida, ida_lanes, replay, solve_with,
-    weighted_astar,
+    NEAR_MAX_STORED, NearOptimal, ORDERED_MIN_CELLS, Problem, ProgressSnapshot, SearchError,
+    SearchProgress, Solution, Stats, anytime, astar, beam_search, bfs, bounded, greedy, ida,
+    ida_lanes, replay, solve_with, weighted_astar,
 };

@@ -35,16 +35,19 @@ impl Running {
         }
     }
 
-    /// A line for each position searched for at least `after`, longest first: `line 12:
-    /// search: bound 88, ...` (the rate is the position's mean so far).
+    /// A line for each position searched for at least `after` (once its search has begun),
+    /// longest first: `line 12: search: bound 88, ...` (the rate is the position's mean so far).
     pub(super) fn report(&self, after: Duration) -> Vec<String> {
         let Ok(s) = self.searches.lock() else { return Vec::new() };
         let mut long: Vec<(Duration, usize, String)> = s
             .iter()
             .filter_map(|(&line, (t0, progress))| {
                 let elapsed = t0.elapsed();
-                (elapsed >= after).then(|| {
-                    let snap = progress.snapshot();
+                let snap = progress.snapshot();
+                // A search that has not begun (still building its move automaton) has nothing
+                // to show yet.
+                let begun = snap.bound > 0 || snap.generated > 0;
+                (elapsed >= after && begun).then(|| {
                     let rate = snap.generated as f64 / elapsed.as_secs_f64().max(1e-3);
                     (elapsed, line, format!("line {line}: {}", watch::line(&snap, elapsed, rate)))
                 })

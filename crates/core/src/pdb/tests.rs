@@ -692,6 +692,42 @@ fn split_lanes_give_the_moves_of_one_thread() {
     }
 }
 
+/// On the 5x5, where IDA* orders each iteration's subtrees by the last one's (`search/ida.rs`),
+/// a database search gives the same moves and thresholds on one thread, over threads and in
+/// lanes, of the length that IDA* with Manhattan distance proves.
+#[test]
+fn ordered_subtrees_in_lanes_give_the_moves_of_one_thread() {
+    let canonical = Board::blank_first(Size::S5X5);
+    let tables: Vec<_> = (0..8u8)
+        .map(|k| {
+            let tiles = [3 * k + 1, 3 * k + 2, 3 * k + 3];
+            table_for(&canonical, &tiles, &pattern_table(&canonical, &tiles))
+        })
+        .collect();
+    for goal in [canonical.clone(), Board::blank_last(Size::S5X5)] {
+        let PdbHeuristic::Large(h) =
+            PdbHeuristic::new(&goal, tables.clone(), true, false, "t").unwrap()
+        else {
+            panic!("eight patterns in two views on a 5x5 are the large variant")
+        };
+        let md = crate::Manhattan::new(&goal);
+        for seed in 1..=3 {
+            let mut start = goal.clone();
+            walk(&goal, 160, seed * 7919, |b, _, _, _, _| start = b.clone());
+            let problem = crate::Problem::new(start.clone(), goal.clone()).unwrap();
+            let truth = crate::ida(&problem, &md, &crate::Limits::default()).unwrap();
+            let one = crate::ida(&problem, &h, &crate::Limits::default()).unwrap();
+            assert_eq!(one.len(), truth.len(), "{start:?}");
+            for (threads, lanes) in [(1, 3), (2, 1), (2, 3), (3, 2)] {
+                let limits = crate::Limits { threads, lanes, ..crate::Limits::default() };
+                let split = crate::ida(&problem, &h, &limits).unwrap();
+                assert_eq!(split.moves, one.moves, "{start:?}: {threads} threads, {lanes} lanes");
+                assert_eq!(split.stats.thresholds, one.stats.thresholds);
+            }
+        }
+    }
+}
+
 /// A beam's order with the conflicts and far tiles added ([`BeamOrder`]): along a walk on the
 /// 3x3, the estimate is the database's and the rank is it plus the tiles that linear conflict
 /// takes out of their lines and the far tiles' weight, both from the state carried move by

@@ -32,19 +32,29 @@
 //! no less legal twin (an undo, or for example twice round a 2x2 square) is not generated. This
 //! replaces the no-undo rule and keeps a shortest path to every position, so answers stay optimal.
 //!
+//! **Subtree order.** On boards of [`ORDERED_MIN_CELLS`] cells and more, where one iteration
+//! takes seconds to hours, every iteration is split into about [`ORDERED_SUBTREES`] subtrees
+//! (whatever the thread count, one thread too), and each subtree's *reach*, the least estimate
+//! of a node it expanded, is kept. The next iteration searches its subtrees in the order of
+//! the reach of the subtree of the last iteration that they extend or lie on (nearest the goal
+//! first; ties in depth-first order). An iteration's answer is in a subtree that came near the
+//! goal in the iteration before, so the last iteration, most of the search's nodes, finds it
+//! sooner. Only the last iteration changes: the others search every subtree anyway.
+//!
 //! **Parallel search.** Each iteration first walks the tree (in the same depth-first order) down
 //! to a depth where there are enough subtrees for the threads, then threads take subtrees in
-//! order. The answer is the first solution in depth-first order: a thread that finds one in
+//! order. The answer is the first solution in the subtrees' order: a thread that finds one in
 //! subtree `i` records it, subtrees after `i` are abandoned, subtrees before `i` finish. That is
-//! the solution a single thread finds, so the moves are the same for every thread count. With
-//! [`Limits::lanes`] above one, each thread interleaves that many subtrees (one thread too: the
-//! iteration is split for it alone); the moves stay the same, and the last iteration may
-//! generate a few more nodes.
+//! the solution a single thread finds, so the moves are the same for every thread count (with
+//! ordered subtrees too: their split does not depend on it, and a reach is a subtree's whole
+//! search). With [`Limits::lanes`] above one, each thread interleaves that many subtrees (one
+//! thread too: the iteration is split for it alone); the moves stay the same, and the last
+//! iteration may generate a few more nodes.
 //!
 //! What these choices were worth, and what was tried and not kept: `docs/performance.md`.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
@@ -110,12 +120,17 @@ pub(crate) fn ida_with<H: Heuristic>(
         Shared { h: heuristic, table: &table, fsm, limits, goal, n, generated: AtomicU64::new(1) };
     let mut stats = Stats { generated: 1, ..Stats::default() };
     let mut bound = initial_h;
+    // Each subtree's moves and reach in the last iteration, when subtrees are ordered.
+    let mut reach: Option<Vec<(Vec<Dir>, u32)>> = (n >= ORDERED_MIN_CELLS).then(Vec::new);
     loop {
         stats.thresholds.push(bound);
         if let Some(p) = &limits.progress {
             p.iteration(bound, shared.generated.load(Ordering::Relaxed));
         }
-        let outcome = iteration(&shared, &root, bound, threads);
+        let outcome = iteration(&shared, &root, bound, threads, reach.as_deref());
+        if let Some(r) = &mut reach {
+            *r = outcome.reach;
+        }
         stats.expanded += outcome.expanded;
         stats.lookups += outcome.lookups;
         stats.generated = shared.generated.load(Ordering::Relaxed);
@@ -144,6 +159,17 @@ pub(crate) fn ida_with<H: Heuristic>(
 
 /// Subtrees per thread that a parallel iteration aims for, so that uneven subtrees even out.
 const SUBTREES_PER_THREAD: usize = 64;
+
+/// Boards of this many cells and more: IDA* splits each iteration into subtrees, on one thread
+/// too, and searches them in the order of how near the goal each came in the iteration before
+/// (see the module docs of `search/ida.rs`). Its answers are the same for any thread and lane
+/// count, but not those of [`ida_lanes`](crate::ida_lanes), which interleaves whole positions
+/// depth-first: the CLI's batch solves such boards one at a time instead.
+pub const ORDERED_MIN_CELLS: usize = 25;
+
+/// The subtrees an ordered iteration aims for, whatever the thread count (measured best of
+/// 256, 1,024 and 4,096 on the 5x5: `docs/performance.md`).
+const ORDERED_SUBTREES: usize = 1024;
 
 /// How often (in nodes generated) a thread publishes its count and looks at the clock, the
 /// cancel flag and whether an earlier subtree has already found the answer.
@@ -185,26 +211,33 @@ pub(super) struct Outcome {
     pub(super) expanded: u64,
     /// Table reads (see [`Stats::lookups`]).
     pub(super) lookups: u64,
+    /// A split iteration's subtrees: each one's moves from the root and its reach (the least
+    /// estimate of a node it expanded; `u32::MAX` if it was not searched to the end).
+    pub(super) reach: Vec<(Vec<Dir>, u32)>,
 }
 
-/// An iteration split over threads: its subtrees in depth-first order, the next one to take,
-/// the earliest with a solution, and the solutions found.
+/// An iteration split over threads: its subtrees in search order, the next one to take, the
+/// earliest with a solution, the solutions found, and each subtree's reach.
 pub(super) struct Split<S> {
     pub(super) frontier: Vec<Node<S>>,
     pub(super) next: AtomicUsize,
     pub(super) best: AtomicUsize,
     pub(super) results: Mutex<Vec<(usize, Vec<Dir>)>>,
+    /// The least estimate of a node each subtree expanded, set when its search ends.
+    pub(super) reach: Vec<AtomicU32>,
 }
 
-/// One iteration with f-bound `bound`.
+/// One iteration with f-bound `bound`; with `last` (the last iteration's subtrees and their
+/// reach), split into ordered subtrees even on one thread.
 fn iteration<H: Heuristic>(
     shared: &Shared<'_, H>,
     root: &Node<H::State>,
     bound: u32,
     threads: usize,
+    last: Option<&[(Vec<Dir>, u32)]>,
 ) -> Outcome {
     let lanes = if H::LAZY { shared.limits.lanes } else { 1 };
-    if threads == 1 && lanes <= 1 {
+    if threads == 1 && lanes <= 1 && last.is_none() {
         let mut w = Worker::new(shared, root, bound, None);
         let flow = w.dfs(root.blank as usize, &root.state, root.h, root.g, root.fsm);
         w.publish();
@@ -214,6 +247,7 @@ fn iteration<H: Heuristic>(
             next_bound: w.next_bound,
             expanded: w.expanded,
             lookups: w.lookups,
+            reach: Vec::new(),
         };
     }
     // Split: collect subtree roots in depth-first order, deepening until there are enough.
@@ -222,7 +256,8 @@ fn iteration<H: Heuristic>(
     let mut expanded = 0;
     let mut lookups = 0;
     let mut depth = 0;
-    while frontier.len() < SUBTREES_PER_THREAD * threads && depth < 12 {
+    let target = if last.is_some() { ORDERED_SUBTREES } else { SUBTREES_PER_THREAD * threads };
+    while frontier.len() < target && depth < 12 {
         let mut deeper = Vec::new();
         let mut splitter = Worker::new(shared, root, bound, None);
         for node in &frontier {
@@ -238,11 +273,15 @@ fn iteration<H: Heuristic>(
         frontier = deeper;
         depth += 1;
     }
+    if let Some(last) = last {
+        order_subtrees(&mut frontier, last);
+    }
     let split = Split {
-        frontier,
         next: AtomicUsize::new(0),
         best: AtomicUsize::new(usize::MAX),
         results: Mutex::new(Vec::new()),
+        reach: frontier.iter().map(|_| AtomicU32::new(u32::MAX)).collect(),
+        frontier,
     };
     let totals = Mutex::new(Outcome { next_bound, expanded, lookups, ..Outcome::default() });
     let work = || {
@@ -268,12 +307,32 @@ fn iteration<H: Heuristic>(
         work();
     });
     let mut out = totals.into_inner().unwrap_or_default();
+    out.reach = (split.frontier.iter().zip(&split.reach))
+        .map(|(node, r)| (node.moves.clone(), r.load(Ordering::Relaxed)))
+        .collect();
     let found = split.results.into_inner().unwrap_or_default().into_iter().min_by_key(|(i, _)| *i);
     if let Some((_, path)) = found {
         out.found = Some(path);
         out.stop = None;
     }
     out
+}
+
+/// Sorts `frontier` (in depth-first order) by the reach of the last iteration's subtree that
+/// each node's subtree extends or lies on (the least, when it holds several), stably; a node
+/// that none matches goes last.
+pub(super) fn order_subtrees<S>(frontier: &mut Vec<Node<S>>, last: &[(Vec<Dir>, u32)]) {
+    let reach_of = |node: &Node<S>| {
+        last.iter()
+            .filter(|(m, _)| m.starts_with(&node.moves) || node.moves.starts_with(m))
+            .map(|&(_, r)| r)
+            .min()
+            .unwrap_or(u32::MAX)
+    };
+    let mut keyed: Vec<(u32, Node<S>)> =
+        std::mem::take(frontier).into_iter().map(|node| (reach_of(&node), node)).collect();
+    keyed.sort_by_key(|(r, _)| *r);
+    *frontier = keyed.into_iter().map(|(_, node)| node).collect();
 }
 
 /// One thread's part of a split iteration: takes its subtrees in order and searches each,
@@ -289,6 +348,9 @@ fn subtrees<H: Heuristic>(shared: &Shared<'_, H>, split: &Split<H::State>, bound
         let mut w = Worker::new(shared, node, bound, Some((&split.best, i)));
         let flow = w.dfs(node.blank as usize, &node.state, node.h, node.g, node.fsm);
         w.publish();
+        if flow == Flow::Done {
+            split.reach[i].store(w.reach, Ordering::Relaxed);
+        }
         local.expanded += w.expanded;
         local.lookups += w.lookups;
         local.next_bound = local.next_bound.min(w.next_bound);
@@ -342,6 +404,8 @@ struct Worker<'a, 's, H: Heuristic> {
     /// node being expanded there, stepped and prefetched ahead of their parent's expansion.
     /// Kept here rather than on the call stack so that a node need not initialise its own.
     levels: Vec<Grand<H::State>>,
+    /// The least estimate of a node expanded (see [`Outcome::reach`]).
+    reach: u32,
 }
 
 impl<H: Heuristic> Shared<'_, H> {
@@ -384,6 +448,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             stop: None,
             race,
             levels: Vec::new(),
+            reach: u32::MAX,
         }
     }
 
@@ -439,6 +504,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
     /// Searches below the node with the blank on `blank`, estimate `h`, reached with `g` moves
     /// that left the automaton in state `fsm`; its f is within the bound.
     fn dfs(&mut self, blank: usize, state: &H::State, h: u32, g: u32, fsm: u32) -> Flow {
+        self.reach = self.reach.min(h);
         if h == 0 && self.is_goal() {
             return Flow::Found;
         }
@@ -511,6 +577,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
     ) -> Flow {
         let (level, slot) = at;
         self.expanded += 1;
+        self.reach = self.reach.min(h);
         if self.count(count as u64) {
             return Flow::Stop;
         }

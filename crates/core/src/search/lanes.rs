@@ -47,15 +47,18 @@ use crate::moves::{Dir, Fsm, MoveTable};
 /// run.
 ///
 /// Heuristics that read no tables ([`Heuristic::LAZY`] false) gain nothing from interleaving:
-/// their problems are solved one at a time.
+/// their problems are solved one at a time. Each position is searched in depth-first order,
+/// also on boards of [`ORDERED_MIN_CELLS`](crate::ORDERED_MIN_CELLS) cells and more, where [`ida`](crate::ida) orders
+/// its subtrees and may find another optimal path: callers that want the answer of
+/// [`ida`](crate::ida) solve those with it (the CLI's batch does).
 pub fn ida_lanes<H: Heuristic, T>(
     heuristic: &H,
     lanes: usize,
     mut next: impl FnMut(bool) -> Option<(T, Problem, Limits)>,
     mut done: impl FnMut(T, Result<Solution, SearchError>),
 ) {
-    let lanes = if H::LAZY { lanes.max(1) } else { 1 };
     let size = heuristic.size();
+    let lanes = if H::LAZY { lanes.max(1) } else { 1 };
     let table = MoveTable::new(size);
     let shared =
         Stepper { h: heuristic, table: &table, fsm: Fsm::for_cells(size.cells()), n: size.cells() };
@@ -207,6 +210,10 @@ fn end_subtree<H: Heuristic>(
 ) -> bool {
     lane.publish(shared);
     out.add(lane);
+    // A subtree searched to its end: its reach orders the next iteration's subtrees.
+    if tick == Tick::Done {
+        split.reach[i].store(lane.reach, Ordering::Relaxed);
+    }
     match tick {
         Tick::Found => {
             split.best.fetch_min(i, Ordering::Relaxed);
@@ -339,6 +346,8 @@ struct Lane<S> {
     check_at: u64,
     /// How much of `stats.generated` a split's lane has added to the search's count.
     published: u64,
+    /// A split's lane: the least estimate of a node it expanded (see `Outcome::reach`).
+    reach: u32,
 }
 
 impl<S: Copy> Lane<S> {
@@ -359,6 +368,7 @@ impl<S: Copy> Lane<S> {
             stats: Stats::default(),
             check_at: 0,
             published: 0,
+            reach: u32::MAX,
         }
     }
 
@@ -411,6 +421,7 @@ impl<S: Copy> Lane<S> {
         self.stats = Stats::default();
         self.check_at = 0;
         self.published = 0;
+        self.reach = u32::MAX;
         self.bound = bound;
         self.set_root(node.clone());
         self.begin(stepper)
@@ -469,6 +480,7 @@ impl<S: Copy> Lane<S> {
     #[inline(always)]
     fn tick<H: Heuristic<State = S>>(&mut self, stepper: &Stepper<'_, H>) -> Tick {
         self.stats.expanded += 1;
+        self.reach = self.reach.min(self.next.h);
         self.stats.generated += self.next.count as u64;
         if self.stats.generated >= self.check_at {
             return Tick::Check;

@@ -539,3 +539,58 @@ fn duplicate_path_pruning_generates_fewer_nodes() {
     }
     assert!(pruned * 10 < plain * 9, "{pruned} nodes with pruning, {plain} without");
 }
+
+/// An ordered split: each subtree goes by the least reach of the last iteration's subtrees
+/// that it extends or that extend it; ties keep depth-first order, and a subtree that none
+/// matches goes last.
+#[test]
+fn subtrees_are_ordered_by_the_last_iterations_reach() {
+    use Dir::{Down as D, Left as L, Right as R, Up as U};
+    let node = |moves: &[Dir]| ida::Node {
+        cells: [0; crate::board::MAX_CELLS],
+        blank: 0,
+        g: moves.len() as u32,
+        h: 0,
+        fsm: 0,
+        state: (),
+        moves: moves.to_vec(),
+    };
+    let mut frontier =
+        vec![node(&[U, L]), node(&[U, R]), node(&[L, U]), node(&[L, D]), node(&[R, U])];
+    // The last split was shallower under U (one subtree), deeper under L U, and did not reach
+    // R U (R D instead).
+    let last = vec![
+        (vec![U], 5),
+        (vec![L, U, U], 7),
+        (vec![L, U, R], 3),
+        (vec![L, D], 2),
+        (vec![R, D], 0),
+    ];
+    ida::order_subtrees(&mut frontier, &last);
+    let order: Vec<Vec<Dir>> = frontier.into_iter().map(|n| n.moves).collect();
+    assert_eq!(order, [vec![L, D], vec![L, U], vec![U, L], vec![U, R], vec![R, U]]);
+}
+
+/// On boards of 25 cells and more every iteration is split into ordered subtrees: the moves
+/// are the same for any thread count, and the lengths are those that IDA* with Manhattan
+/// distance proves (walks short enough for it).
+#[test]
+fn ordered_subtrees_give_the_same_moves_for_any_thread_count() {
+    for (size, steps) in [(Size::S5X5, 70), (Size::new(6, 5).unwrap(), 60)] {
+        let goal = Board::blank_last(size);
+        let (lc, md) = (LinearConflict::new(&goal), Manhattan::new(&goal));
+        for seed in 1..=4 {
+            let start = lcg_walk(&goal, steps, seed);
+            let p = Problem::new(start.clone(), goal.clone()).unwrap();
+            let truth = ida(&p, &md, &Limits::default()).unwrap().len();
+            let one = ida(&p, &lc, &Limits::default()).unwrap();
+            assert_eq!(one.len(), truth, "{start:?}");
+            assert_replays(&one, &start, &goal);
+            for threads in [2, 3, 5] {
+                let par = ida(&p, &lc, &Limits { threads, ..Limits::default() }).unwrap();
+                assert_eq!(par.moves, one.moves, "{start:?}, {threads} threads");
+                assert_eq!(par.stats.thresholds, one.stats.thresholds);
+            }
+        }
+    }
+}
