@@ -504,7 +504,6 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
     /// Searches below the node with the blank on `blank`, estimate `h`, reached with `g` moves
     /// that left the automaton in state `fsm`; its f is within the bound.
     fn dfs(&mut self, blank: usize, state: &H::State, h: u32, g: u32, fsm: u32) -> Flow {
-        self.reach = self.reach.min(h);
         if h == 0 && self.is_goal() {
             return Flow::Found;
         }
@@ -519,6 +518,7 @@ impl<'a, 's, H: Heuristic> Worker<'a, 's, H> {
             stepper.prefetch(&kids[..count]);
             self.expand_lazy(blank, h, g, (0, 0), count)
         } else {
+            self.reach = self.reach.min(h);
             self.expand(blank, state, g, fsm)
         }
     }

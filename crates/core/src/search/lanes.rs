@@ -48,17 +48,17 @@ use crate::moves::{Dir, Fsm, MoveTable};
 ///
 /// Heuristics that read no tables ([`Heuristic::LAZY`] false) gain nothing from interleaving:
 /// their problems are solved one at a time. Each position is searched in depth-first order,
-/// also on boards of [`ORDERED_MIN_CELLS`](crate::ORDERED_MIN_CELLS) cells and more, where [`ida`](crate::ida) orders
-/// its subtrees and may find another optimal path: callers that want the answer of
-/// [`ida`](crate::ida) solve those with it (the CLI's batch does).
+/// also on boards of [`ORDERED_MIN_CELLS`](crate::ORDERED_MIN_CELLS) cells and more, where
+/// [`ida`](crate::ida) orders its subtrees and may find another optimal path: callers that
+/// want the answer of [`ida`](crate::ida) solve those with it (the CLI's batch does).
 pub fn ida_lanes<H: Heuristic, T>(
     heuristic: &H,
     lanes: usize,
     mut next: impl FnMut(bool) -> Option<(T, Problem, Limits)>,
     mut done: impl FnMut(T, Result<Solution, SearchError>),
 ) {
-    let size = heuristic.size();
     let lanes = if H::LAZY { lanes.max(1) } else { 1 };
+    let size = heuristic.size();
     let table = MoveTable::new(size);
     let shared =
         Stepper { h: heuristic, table: &table, fsm: Fsm::for_cells(size.cells()), n: size.cells() };
