@@ -490,6 +490,8 @@ impl Reader {
             Ok(goal) => {
                 let named = crate::mtm::stm_heuristic_for(self.metric, self.heuristic, size);
                 let h = choose(named, &goal, &self.pdb)?;
+                // Before any position of this size starts its time limit.
+                fifteen_core::prepare_ida(size);
                 if self.metric == fifteen_core::mtm::Metric::Mtm {
                     crate::mtm::heuristic(&goal, &self.pdb)?;
                 }

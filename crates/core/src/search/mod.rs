@@ -20,7 +20,7 @@ pub use anytime::{
 pub use astar::{astar, greedy, weighted_astar};
 pub use beam::beam_search;
 pub use bfs::bfs;
-pub use ida::{ORDERED_MIN_CELLS, ida};
+pub use ida::{ORDERED_MIN_CELLS, ida, prepare_ida};
 pub use lanes::ida_lanes;
 pub use progress::{ProgressSnapshot, SearchProgress};
 
