@@ -70,6 +70,8 @@ pub(crate) fn run(root: &Path, fifteen: &Path, pdb_dir: &Path, hard: bool) -> an
         let result = solve(fifteen, pdb, &file, "blank-last", "antipodes", Some(43));
         let _ = std::fs::remove_file(&file);
         result?;
+        // One position at a time, the search split over both threads.
+        solve_each(fifteen, pdb, ANTIPODES, "blank-last", "antipodes", 2, Some(43))?;
     }
     Ok(())
 }
@@ -100,10 +102,56 @@ fn solve(
         .lines()
         .map(serde_json::from_str)
         .collect::<Result<Vec<serde_json::Value>, _>>()?;
-    println!("\n{label} in MTM, one thread, tables warm:");
+    report(&rows, label, "one thread", wall, expected)
+}
+
+/// Solves each position of `positions` (lines of an id and 16 cells) alone, one process each,
+/// with its search split over `threads` threads, and prints each and the totals.
+fn solve_each(
+    fifteen: &Path,
+    pdb: &str,
+    positions: &str,
+    goal: &str,
+    label: &str,
+    threads: usize,
+    expected: Option<u64>,
+) -> anyhow::Result<()> {
+    let t0 = Instant::now();
+    let mut rows = Vec::new();
+    for line in positions.lines() {
+        let mut words = line.split_whitespace();
+        let id = words.next().unwrap_or("-");
+        let out = Command::new(fifteen)
+            .arg("solve")
+            .args(words)
+            .args(["--goal", goal, "--metric", "mtm", "--json", "--threads"])
+            .arg(threads.to_string())
+            .args(["--pdb-dir", pdb])
+            .output()
+            .context("cannot run fifteen")?;
+        if !out.status.success() {
+            bail!("fifteen failed on {id}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        let mut row: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+        row["id"] = id.into();
+        rows.push(row);
+    }
+    let wall = t0.elapsed().as_secs_f64();
+    report(&rows, label, &format!("each alone on {threads} threads"), wall, expected)
+}
+
+/// Prints the rows of one run and their totals; every length must be `expected` if given.
+fn report(
+    rows: &[serde_json::Value],
+    label: &str,
+    how: &str,
+    wall: f64,
+    expected: Option<u64>,
+) -> anyhow::Result<()> {
+    println!("\n{label} in MTM, {how}, tables warm:");
     println!("{:>4} {:>4} {:>5} {:>12} {:>10}", "id", "mtm", "stm", "generated", "ms");
     let (mut total_ms, mut worst, mut nodes, mut length, mut optimal) = (0.0, 0.0f64, 0u64, 0, 0);
-    for r in &rows {
+    for r in rows {
         let ms = r["time_ms"].as_f64().unwrap_or(0.0);
         let len = r["length"].as_u64().unwrap_or(0);
         let n = r["nodes"].as_u64().unwrap_or(0);

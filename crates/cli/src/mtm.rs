@@ -230,7 +230,7 @@ pub(crate) fn attempt(problem: &Problem, stm: &AnyHeuristic, settings: &Settings
         Ok(h) => h,
         Err(e) => return Outcome::Failed(SearchError::NotApplicable(format!("{e:#}"))),
     };
-    let lim: Limits = limits(settings, 1, 1);
+    let lim: Limits = limits(settings, settings.search_threads, 1);
     let result = match settings.algorithm {
         Algorithm::Ida if optimal_search(&h) => ida_mtm(problem, &h, &lim),
         Algorithm::Bfs => bfs_mtm(problem, &lim),

@@ -20,9 +20,21 @@
 //!   thread (interleaving positions, as the single-tile search's lanes do, did not pay here:
 //!   `docs/performance.md`).
 //!
+//! - **Threads.** An iteration that follows one of [`SPLIT_AFTER`] nodes or more (so not those
+//!   of a search that ends in a tenth of a second) is split: the nodes within the bound a few
+//!   moves deep (about [`SUBTREES`], whatever the thread count) become subtrees, in the order
+//!   the depth-first search meets them, and `limits.threads` threads take them in turn, each
+//!   subtree one iteration of the same search from its root. The answer is the solution of the
+//!   first subtree in that order that has one (a thread drops a later subtree once an earlier
+//!   one has an answer), so it is the same for every thread count; node limits are counted over
+//!   all threads. A split loses only pathmax between the subtrees' roots, which is admissible
+//!   either way.
+//!
 //! The answer is optimal because every estimate is admissible (`views.rs`) and pathmax keeps
 //! admissible values admissible.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::views::{ColourViews, MAX_LOOKS, SLOTS, Slots};
@@ -218,6 +230,13 @@ struct Search {
     goal: u64,
     root: Kid,
     root_h: u32,
+    /// The root's moves from the position (a subtree's root; 0 for the position itself), its
+    /// depth, and the axis of its last move (2: none).
+    prefix: usize,
+    g0: u32,
+    skip: usize,
+    /// Searches one iteration only (a subtree of a split iteration): its end is `Exhausted`.
+    single: bool,
     levels: Vec<Kid>,
     frames: Vec<Frame>,
     path: Vec<Dir>,
@@ -243,6 +262,10 @@ impl Search {
             goal: pack(problem.goal().cells()),
             root,
             root_h,
+            prefix: 0,
+            g0: 0,
+            skip: 2,
+            single: false,
             levels: Vec::new(),
             frames: Vec::new(),
             path: Vec::with_capacity(256),
@@ -258,20 +281,22 @@ impl Search {
 
     /// Starts an iteration with the search's bound: steps and prefetches the root's children.
     fn begin(&mut self, shared: &Shared<'_>) -> Tick {
-        self.stats.thresholds.push(self.bound);
-        if let Some(p) = &self.limits.progress {
-            p.iteration(self.bound, self.stats.generated);
+        if !self.single {
+            self.stats.thresholds.push(self.bound);
+            if let Some(p) = &self.limits.progress {
+                p.iteration(self.bound, self.stats.generated);
+            }
         }
         self.next_bound = u32::MAX;
         self.frames.clear();
-        self.path.clear();
+        self.path.truncate(self.prefix);
         self.ensure(shared, 0);
         let r = self.root;
         let count = shared.step_kids(
             r.board,
             &r.slots,
             r.blank as usize,
-            2,
+            self.skip,
             &mut self.levels[..shared.root_kids],
         );
         self.next = Next { depth: 0, base: 0, count, h: self.root_h };
@@ -318,7 +343,7 @@ impl Search {
     #[inline(always)]
     fn expand(&mut self, shared: &Shared<'_>) -> Option<u32> {
         let Next { depth, base, count, h } = self.next;
-        let g = depth as u32;
+        let g = depth as u32 + self.g0;
         let bound = self.bound;
         // A child with an estimate above `room` is over the bound; one above `room + 2` also
         // puts its parent over (pathmax), so reads stop there.
@@ -402,13 +427,13 @@ impl Search {
         let bound = self.bound;
         loop {
             let Some(f) = self.frames.last_mut() else {
-                if self.next_bound == u32::MAX {
+                if self.single || self.next_bound == u32::MAX {
                     return Tick::Exhausted;
                 }
                 self.bound = self.next_bound;
                 return self.begin(shared);
             };
-            let g = f.depth as u32;
+            let g = f.depth as u32 + self.g0;
             self.path.truncate(f.mark);
             if let Some(hc) = returned.take() {
                 f.hp = f.hp.max(hc.saturating_sub(1));
@@ -475,17 +500,288 @@ impl Search {
     }
 }
 
-/// IDA* with `views` (of the problem's goal): an optimal MTM solution.
+/// Subtrees a split iteration aims for, whatever the thread count: the split, and so the answer,
+/// is the same for every count.
+const SUBTREES: usize = 256;
+
+/// An iteration is split when the one before generated this many nodes (about 0.1 s): short
+/// searches, such as most of Korf's 100, pay nothing for the split.
+pub(super) const SPLIT_AFTER: u64 = 1 << 20;
+
+/// The root of one subtree of a split iteration: the node (its estimate in `kid.h`), its depth,
+/// the axis of its last move (2: none) and its moves from the position.
+#[derive(Clone)]
+struct SubRoot {
+    kid: Kid,
+    g: u32,
+    skip: usize,
+    moves: Vec<Dir>,
+}
+
+impl Search {
+    /// Starts one iteration, with f-bound `bound`, of the subtree under `sub`.
+    fn subtree(&mut self, shared: &Shared<'_>, sub: &SubRoot, bound: u32) -> Tick {
+        self.single = true;
+        self.root = sub.kid;
+        self.root_h = sub.kid.h;
+        self.g0 = sub.g;
+        self.skip = sub.skip;
+        self.path.clear();
+        self.path.extend_from_slice(&sub.moves);
+        self.prefix = sub.moves.len();
+        self.bound = bound;
+        self.check_at = self.stats.generated + CHECK_EVERY;
+        if sub.kid.h == 0 && sub.kid.board == self.goal {
+            return Tick::Found;
+        }
+        self.begin(shared)
+    }
+}
+
+/// Appends the children of `node` within `bound` to `out`, in the order the search enters
+/// them (as [`Search::expand`] orders them); a goal node is kept as its own subtree.
+fn children_of(
+    shared: &Shared<'_>,
+    node: &SubRoot,
+    bound: u32,
+    goal: u64,
+    out: &mut Vec<SubRoot>,
+    next_bound: &mut u32,
+    stats: &mut Stats,
+) {
+    if node.kid.h == 0 && node.kid.board == goal {
+        out.push(node.clone());
+        return;
+    }
+    let mut kids = [EMPTY; MAX_KIDS];
+    let n = &node.kid;
+    let count = shared.step_kids(n.board, &n.slots, n.blank as usize, node.skip, &mut kids);
+    stats.expanded += 1;
+    stats.generated += count as u64;
+    let g = node.g;
+    let room = bound.saturating_sub(g + 1);
+    let mut hmax = 0;
+    for kid in &mut kids[..count] {
+        let mut kh = 0u32;
+        for j in 0..kid.looks as usize {
+            stats.lookups += 1;
+            kh = kh.max(u32::from(shared.entries[kid.table[j] as usize][kid.index[j] as usize]));
+            if kh > room + 2 {
+                break;
+            }
+        }
+        kid.h = kh;
+        hmax = hmax.max(kh);
+    }
+    let hp = n.h.max(hmax.saturating_sub(1));
+    if g + hp > bound {
+        *next_bound = (*next_bound).min(g + hp);
+        return;
+    }
+    let floor = hp.saturating_sub(1);
+    let mut keys = [u64::MAX; MAX_KIDS];
+    for (i, (key, kid)) in keys.iter_mut().zip(&kids[..count]).enumerate() {
+        *key = u64::from(kid.h.max(floor)) << 8 | i as u64;
+    }
+    keys[..count].sort_unstable();
+    for &k in &keys[..count] {
+        let kh = (k >> 8) as u32;
+        if g + 1 + kh > bound {
+            *next_bound = (*next_bound).min(g + 1 + kh);
+            break;
+        }
+        let mut kid = kids[k as u8 as usize];
+        kid.h = kh;
+        let mut moves = node.moves.clone();
+        moves.extend(std::iter::repeat_n(Dir::ALL[kid.dir as usize], usize::from(kid.len)));
+        out.push(SubRoot { kid, g: g + 1, skip: axis(kid.dir as usize), moves });
+    }
+}
+
+/// What the threads of a split iteration share.
+struct Split {
+    frontier: Vec<SubRoot>,
+    bound: u32,
+    /// The next subtree to take, the first with a solution, and whether a node limit stopped
+    /// the search.
+    next: AtomicUsize,
+    best: AtomicUsize,
+    halt: AtomicBool,
+    found: Mutex<Vec<(usize, Vec<Dir>)>>,
+    /// The iteration's totals: the next bound, its statistics, and the limit that stopped it.
+    totals: Mutex<(u32, Stats, Option<LimitKind>)>,
+}
+
+/// One thread's share of a split iteration: subtrees taken in turn until none is left or an
+/// earlier one has a solution.
+fn split_work(
+    shared: &Shared<'_>,
+    split: &Split,
+    search: &mut Search,
+    limits: &Limits,
+    total: &AtomicU64,
+) {
+    let mut next_bound = u32::MAX;
+    let mut stop = None;
+    let mut published = search.stats.generated;
+    'take: loop {
+        let i = split.next.fetch_add(1, Ordering::Relaxed);
+        if i >= split.frontier.len() || i > split.best.load(Ordering::Relaxed) {
+            break;
+        }
+        let mut tick = search.subtree(shared, &split.frontier[i], split.bound);
+        let mut check_at = published + CHECK_EVERY;
+        while tick == Tick::Busy {
+            tick = search.tick(shared);
+            if search.stats.generated >= check_at {
+                let now = total.fetch_add(search.stats.generated - published, Ordering::Relaxed)
+                    + (search.stats.generated - published);
+                published = search.stats.generated;
+                check_at = published + CHECK_EVERY;
+                if let Some(p) = &limits.progress {
+                    p.seen(now);
+                }
+                if limits.max_nodes.is_some_and(|max| now >= max) {
+                    split.halt.store(true, Ordering::Relaxed);
+                    stop = Some(LimitKind::Nodes);
+                    break 'take;
+                }
+                if split.halt.load(Ordering::Relaxed) {
+                    break 'take;
+                }
+                if split.best.load(Ordering::Relaxed) < i {
+                    continue 'take;
+                }
+            }
+        }
+        match tick {
+            Tick::Found => {
+                split.best.fetch_min(i, Ordering::Relaxed);
+                if let Ok(mut f) = split.found.lock() {
+                    f.push((i, search.path.clone()));
+                }
+            }
+            Tick::Stopped(kind) => {
+                stop = Some(kind);
+                break;
+            }
+            _ => next_bound = next_bound.min(search.next_bound),
+        }
+    }
+    total.fetch_add(search.stats.generated - published, Ordering::Relaxed);
+    let stats = std::mem::take(&mut search.stats);
+    if let Ok(mut t) = split.totals.lock() {
+        t.0 = t.0.min(next_bound);
+        t.1.expanded += stats.expanded;
+        t.1.generated += stats.generated;
+        t.1.lookups += stats.lookups;
+        t.2 = t.2.or(stop);
+    }
+}
+
+/// IDA* with `views` (of the problem's goal): an optimal MTM solution. An iteration that follows
+/// one of `split_after` nodes or more ([`SPLIT_AFTER`]) is split into about [`SUBTREES`]
+/// subtrees, searched on `limits.threads` threads in depth-first order; the answer is the first
+/// subtree's solution in that order, the same for every thread count.
 pub(super) fn ida_colour(
     problem: &Problem,
     views: &ColourViews,
     limits: &Limits,
+    split_after: u64,
 ) -> Result<Solution, SearchError> {
     let shared = Shared::new(views);
     let started = Instant::now();
-    let (mut search, mut tick) = Search::new(&shared, problem, limits.clone());
-    while tick == Tick::Busy {
-        tick = search.tick(&shared);
+    let threads = limits.threads.max(1);
+    // The subtrees' own limits: the clock and the cancel flag; nodes and progress are counted
+    // over all threads here.
+    let sub_limits = Limits { max_nodes: None, progress: None, ..limits.clone() };
+    let (first, tick) = Search::new(&shared, problem, sub_limits.clone());
+    let root_h = first.root_h;
+    let goal = first.goal;
+    if tick == Tick::Found {
+        let mut first = first;
+        return first.finish(problem, tick, started.elapsed());
     }
-    search.finish(problem, tick, started.elapsed())
+    let root = SubRoot { kid: Kid { h: root_h, ..first.root }, g: 0, skip: 2, moves: Vec::new() };
+    let mut searches = vec![first];
+    for _ in 1..threads {
+        searches.push(Search::new(&shared, problem, sub_limits.clone()).0);
+    }
+    let total = AtomicU64::new(1);
+    let mut stats = Stats { generated: 1, ..Stats::default() };
+    let mut bound = root_h;
+    // Nodes generated by the last iteration.
+    let mut last = 0;
+    loop {
+        stats.thresholds.push(bound);
+        if let Some(p) = &limits.progress {
+            p.iteration(bound, total.load(Ordering::Relaxed));
+        }
+        let mut frontier = vec![root.clone()];
+        let mut next_bound = u32::MAX;
+        let mut split_stats = Stats::default();
+        let depth = if last < split_after { 0 } else { 8 };
+        for _ in 0..depth {
+            if frontier.len() >= SUBTREES || frontier.is_empty() {
+                break;
+            }
+            let mut deeper = Vec::new();
+            for node in &frontier {
+                children_of(
+                    &shared,
+                    node,
+                    bound,
+                    goal,
+                    &mut deeper,
+                    &mut next_bound,
+                    &mut split_stats,
+                );
+            }
+            frontier = deeper;
+        }
+        total.fetch_add(split_stats.generated, Ordering::Relaxed);
+        let split = Split {
+            frontier,
+            bound,
+            next: AtomicUsize::new(0),
+            best: AtomicUsize::new(usize::MAX),
+            halt: AtomicBool::new(false),
+            found: Mutex::new(Vec::new()),
+            totals: Mutex::new((next_bound, split_stats, None)),
+        };
+        let (mine, others) = searches.split_first_mut().expect("one search per thread");
+        let helpers = if split.frontier.len() > 1 { others.len() } else { 0 };
+        std::thread::scope(|scope| {
+            // A thread the system refuses to start leaves its share to the others: every thread
+            // takes subtrees from the same counter, so the answer is the same, only later.
+            for search in others[..helpers].iter_mut() {
+                let (shared, split, total) = (&shared, &split, &total);
+                let _ = std::thread::Builder::new()
+                    .spawn_scoped(scope, move || split_work(shared, split, search, limits, total));
+            }
+            split_work(&shared, &split, mine, limits, &total);
+        });
+        let (next_bound, it, stop) = split.totals.into_inner().unwrap_or_default();
+        last = it.generated;
+        stats.expanded += it.expanded;
+        stats.lookups += it.lookups;
+        stats.generated = total.load(Ordering::Relaxed);
+        let found = split.found.into_inner().unwrap_or_default().into_iter().min_by_key(|f| f.0);
+        if let Some((_, moves)) = found {
+            stats.elapsed = started.elapsed();
+            let (_, tiles) = crate::search::replay(problem.start(), &moves)
+                .ok_or_else(|| SearchError::NotApplicable("internal error: bad path".into()))?;
+            return Ok(Solution { moves, tiles, optimal: true, initial_h: root_h, stats });
+        }
+        if let Some(kind) = stop {
+            stats.elapsed = started.elapsed();
+            return Err(SearchError::LimitReached { kind, lower_bound: bound, stats });
+        }
+        if next_bound == u32::MAX {
+            return Err(SearchError::NotApplicable(
+                "the MTM search found no path (unsolvable position)".to_string(),
+            ));
+        }
+        bound = next_bound;
+    }
 }

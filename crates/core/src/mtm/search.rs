@@ -50,6 +50,12 @@ impl MtmHeuristic {
         MtmHeuristic { goal: goal.clone(), wd, colour }
     }
 
+    /// The colour tables' views, if they serve the goal.
+    #[cfg(test)]
+    pub(super) fn colour_views(&self) -> Option<&ColourViews> {
+        self.colour.as_deref()
+    }
+
     /// Which estimate this is.
     pub fn kind(&self) -> MtmHeuristicKind {
         match (&self.colour, &self.wd) {
@@ -223,7 +229,7 @@ pub fn ida_mtm(
     if let Some(views) = &h.colour
         && problem.start().size() == h.goal.size()
     {
-        return super::ida::ida_colour(problem, views, limits);
+        return super::ida::ida_colour(problem, views, limits, super::ida::SPLIT_AFTER);
     }
     let started = Instant::now();
     let start = problem.start();

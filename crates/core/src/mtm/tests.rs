@@ -374,3 +374,57 @@ fn walking_distance_is_admissible_near_the_4x4_goal() {
         assert!(wd.estimate(&Board::from_cells(Size::S4X4, &cells).unwrap()) <= d);
     }
 }
+
+/// Iterations split into subtrees (every one: `split_after` 0) on 1 to 4 threads: the moves are
+/// the same for every count (the first subtree with a solution, in depth-first order, wins,
+/// however the threads race), and as long as a BFS says. The 3x3's deepest positions have
+/// optimal solutions in many subtrees, so that taking the one found first fails this.
+#[test]
+fn split_iterations_give_the_same_moves_for_any_thread_count() {
+    let tables = tables_of(&colouring_3x3(0), &[0]);
+    let goal = Board::blank_last(Size::S3X3);
+    let h = MtmHeuristic::new(&goal, &tables);
+    let views = h.colour_views().unwrap();
+    let dist = mtm_bfs(&goal, u32::MAX);
+    let mut deep: Vec<(&Vec<u8>, u32)> =
+        dist.iter().filter(|(_, d)| **d >= 20).map(|(c, d)| (c, *d)).collect();
+    deep.sort();
+    for &(cells, d) in deep.iter().step_by(deep.len() / 40) {
+        let start = Board::from_cells(Size::S3X3, cells).unwrap();
+        let problem = Problem::new(start.clone(), goal.clone()).unwrap();
+        let plain = super::ida::ida_colour(&problem, views, &Limits::default(), u64::MAX).unwrap();
+        assert_eq!(lines(&plain.moves).len(), d as usize);
+        let one = super::ida::ida_colour(&problem, views, &Limits::default(), 0).unwrap();
+        assert_eq!(lines(&one.moves).len(), d as usize, "{start}");
+        let (end, _) = crate::search::replay(&start, &one.moves).unwrap();
+        assert_eq!(end, goal);
+        for threads in [2, 3, 4] {
+            let limits = Limits { threads, ..Limits::default() };
+            let s = super::ida::ida_colour(&problem, views, &limits, 0).unwrap();
+            assert_eq!(s.moves, one.moves, "{start}: {threads} threads");
+            assert!(s.optimal);
+        }
+    }
+}
+
+/// A split search stops at its node limit, counted over all its threads, with a lower bound.
+#[test]
+fn split_search_stops_at_its_node_limit_with_a_lower_bound() {
+    let tables = tables_of(&small_4x4(), &DEFAULT_4X4_BLANKS);
+    let goal = Board::blank_first(Size::S4X4);
+    let h = MtmHeuristic::new(&goal, &tables);
+    // Korf's #1: 33 MTM moves (see `colour_search_stops_at_its_limits_with_a_lower_bound`).
+    let start = Board::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None).unwrap();
+    let problem = Problem::new(start.clone(), goal.clone()).unwrap();
+    for threads in [1, 2] {
+        let limits = Limits { max_nodes: Some(200_000), threads, ..Limits::default() };
+        match super::ida::ida_colour(&problem, h.colour_views().unwrap(), &limits, 0) {
+            Err(crate::search::SearchError::LimitReached { kind, lower_bound, stats }) => {
+                assert_eq!(kind, crate::search::LimitKind::Nodes);
+                assert!(lower_bound >= h.estimate(&start) && lower_bound <= 33, "{lower_bound}");
+                assert!(stats.generated >= 200_000 && stats.generated < 300_000, "{stats:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
