@@ -1,5 +1,6 @@
 //! `--metric mtm`: the multi-tile metric on the command line. Solving (optimal where an MTM
-//! search applies, else a single-tile answer with its runs merged and a proven MTM lower bound),
+//! search applies, else the fewer lines of a single-tile answer with its runs merged and of
+//! beams over line moves for a second, with a proven MTM lower bound),
 //! the text answer, `verify` of line moves, `compare`, and the 4x4 table (`fifteen pdb build
 //! --metric mtm`, or built on first use).
 //!
@@ -16,20 +17,31 @@ use std::time::Instant;
 
 use anyhow::Context;
 use fifteen_core::mtm::{
-    COLOUR_PRESET, ColourTable, Metric, MtmHeuristic, MtmHeuristicKind, bfs_mtm,
-    build_colour_table, colour_file, default_4x4_set, format_lines, ida_mtm, lines, parse_lines,
-    replay_lines, write_colour_table,
+    COLOUR_PRESET, ColourTable, MTM_BEAM_MAX_WIDTH, Metric, MtmHeuristic, MtmHeuristicKind,
+    bfs_mtm, build_colour_table, colour_file, default_4x4_set, format_lines, ida_mtm, lines,
+    parse_lines, replay_lines, write_colour_table,
 };
 use fifteen_core::pdb::{LoadMode, PdbError};
 use fifteen_core::{
-    Algorithm, AnyHeuristic, Board, HeuristicKind, Limits, Problem, SearchError, Size, Solution,
+    Algorithm, AnyHeuristic, Board, HeuristicKind, LimitKind, Limits, Problem, SearchError, Size,
+    Solution,
 };
 
 use crate::args::{CompareArgs, PdbOpts, SolveArgs, VerifyArgs};
 use crate::exit::{self, BadInput};
 use crate::input;
+use crate::near::{self, NearMode};
 use crate::pdb::{DbError, DirLock, chain, search_dirs};
 use crate::solve::{Outcome, Settings, limits, no_solution};
+
+/// On boards without an optimal MTM search: how long the beams over line moves may take after
+/// a named algorithm's single-tile search (less if the time limit comes first), and the
+/// default time of [`beams_first`] up to 25 cells.
+const MTM_BEAM_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The share of the time limit that [`beams_first`] gives the beams on one thread (IDA* the
+/// rest).
+const BEAM_SHARE: f64 = 0.6;
 
 /// Boards up to this many cells get an optimal MTM search with walking distance alone (the 4x4
 /// gets it with the colour table too).
@@ -193,6 +205,12 @@ fn optimal_search(h: &MtmHeuristic) -> bool {
     }
 }
 
+/// Whether `solve` answers with [`beams_first`]: no optimal MTM search, and no algorithm named
+/// (or `--time-limit`).
+fn beams_only(h: &MtmHeuristic, settings: &Settings) -> bool {
+    !optimal_search(h) && (settings.auto_near || settings.near.is_some())
+}
+
 /// The single-tile heuristic `solve` builds beside an MTM search: none is needed where the MTM
 /// search is optimal (Manhattan, cheap, stands in), else the one asked for.
 pub(crate) fn stm_heuristic(args: &SolveArgs, size: Size) -> Option<HeuristicKind> {
@@ -218,7 +236,8 @@ pub(crate) fn heuristic_name(goal: &Board, settings: &Settings, stm_name: &str) 
     }
     match heuristic(goal, &settings.pdb) {
         Ok(h) if optimal_search(&h) && settings.algorithm == Algorithm::Ida => h.name(),
-        _ => format!("{stm_name} (single-tile search, runs merged)"),
+        Ok(h) if beams_only(&h, settings) => format!("{stm_name} (ranking beams over line moves)"),
+        _ => format!("{stm_name} (single-tile search, runs merged; beams over line moves)"),
     }
 }
 
@@ -231,6 +250,14 @@ pub(crate) fn attempt(problem: &Problem, stm: &AnyHeuristic, settings: &Settings
         Err(e) => return Outcome::Failed(SearchError::NotApplicable(format!("{e:#}"))),
     };
     let lim: Limits = limits(settings, settings.search_threads, 1);
+    if !optimal_search(&h) && matches!(settings.near, Some(NearMode::Within(_))) {
+        return Outcome::Failed(SearchError::NotApplicable(
+            "--within does not apply to --metric mtm on this board (no MTM search bounds its answers): use --time-limit".to_string(),
+        ));
+    }
+    if beams_only(&h, settings) {
+        return beams_first(problem, stm, &h, settings, &lim);
+    }
     let result = match settings.algorithm {
         Algorithm::Ida if optimal_search(&h) => ida_mtm(problem, &h, &lim),
         Algorithm::Bfs => bfs_mtm(problem, &lim),
@@ -245,6 +272,21 @@ pub(crate) fn attempt(problem: &Problem, stm: &AnyHeuristic, settings: &Settings
             let longest = problem.start().size().width().max(problem.start().size().height()) - 1;
             s.optimal = false;
             s.initial_h = h.estimate(problem.start()).max(stm_bound.div_ceil(longest as u32));
+            // Then beams over line moves, for a path of fewer lines than the merged one.
+            let until = Instant::now() + MTM_BEAM_TIME;
+            let beam_limits = Limits {
+                deadline: Some(lim.deadline.map_or(until, |d| d.min(until))),
+                ..lim.clone()
+            };
+            let found = stm.anytime_mtm(problem, Some(&s.moves), MTM_BEAM_MAX_WIDTH, &beam_limits);
+            s.stats.generated += found.stats.generated;
+            s.stats.expanded += found.stats.expanded;
+            if let Some(moves) = found.moves
+                && let Some((_, tiles)) = fifteen_core::replay(problem.start(), &moves)
+            {
+                s.moves = moves;
+                s.tiles = tiles;
+            }
             s
         }),
     };
@@ -264,15 +306,100 @@ pub(crate) fn attempt(problem: &Problem, stm: &AnyHeuristic, settings: &Settings
     }
 }
 
+/// Boards without an optimal MTM search, no algorithm named (or `--time-limit`): beams over
+/// line moves for the time limit (`--time-limit`, else `--timeout`, else a second up to 25
+/// cells and [`near::DEFAULT_TIME_LIMIT`] beyond), and single-tile IDA* on a thread beside them
+/// (after them, sharing the time by [`BEAM_SHARE`], with `--threads 1`), which raises the lower
+/// bound: the larger of the MTM estimate and the single-tile bound over the longest slide.
+/// Labelled not optimal unless it meets that bound. A single-tile search first (the 5x5's
+/// default is optimal IDA*, minutes on hard positions) would only give a longer path to start
+/// from: on three 5x5 walks its merged runs took 56, 57 and 71 lines where a second of beams
+/// takes 52, 48 and 55 (`docs/performance.md`).
+fn beams_first(
+    problem: &Problem,
+    stm: &AnyHeuristic,
+    h: &MtmHeuristic,
+    settings: &Settings,
+    lim: &Limits,
+) -> Outcome {
+    let start = problem.start();
+    let secs = match settings.near {
+        Some(NearMode::Anytime(t)) => t,
+        _ => settings.limits.timeout.unwrap_or(if start.size().cells() < near::AUTO_MIN_CELLS {
+            MTM_BEAM_TIME
+        } else {
+            near::DEFAULT_TIME_LIMIT
+        }),
+    };
+    let t0 = Instant::now();
+    let until = |share: f64| {
+        let at = t0 + secs.mul_f64(share);
+        Some(lim.deadline.map_or(at, |d| d.min(at)))
+    };
+    // Single-tile IDA* raises the single-tile lower bound, which over the longest slide bounds
+    // the MTM length; a single-tile answer it finds competes by its lines. With two threads or
+    // more it runs beside the beams for the whole time, else after them.
+    let beside = settings.search_threads >= 2;
+    let ida_limits = Limits { deadline: until(1.0), threads: 1, ..lim.clone() };
+    let beam_limits =
+        Limits { deadline: until(if beside { 1.0 } else { BEAM_SHARE }), ..lim.clone() };
+    let (found, ida) = if beside {
+        std::thread::scope(|scope| {
+            let ida = scope.spawn(|| stm.solve(problem, Algorithm::Ida, &ida_limits));
+            let found = stm.anytime_mtm(problem, None, MTM_BEAM_MAX_WIDTH, &beam_limits);
+            let ida = ida.join().unwrap_or_else(|_| {
+                Err(SearchError::NotApplicable("the single-tile search failed".to_string()))
+            });
+            (found, ida)
+        })
+    } else {
+        let found = stm.anytime_mtm(problem, None, MTM_BEAM_MAX_WIDTH, &beam_limits);
+        (found, stm.solve(problem, Algorithm::Ida, &ida_limits))
+    };
+    let mut stats = found.stats;
+    let mut best = found.moves;
+    let mut stm_bound = stm.estimate(start.cells());
+    match ida {
+        Ok(s) => {
+            stm_bound = stm_bound.max(s.len() as u32);
+            stats.generated += s.stats.generated;
+            stats.expanded += s.stats.expanded;
+            if best.as_ref().is_none_or(|b| lines(&s.moves).len() < lines(b).len()) {
+                best = Some(s.moves);
+            }
+        }
+        Err(SearchError::LimitReached { lower_bound, stats: s, .. }) => {
+            stm_bound = stm_bound.max(lower_bound);
+            stats.generated += s.generated;
+            stats.expanded += s.expanded;
+        }
+        Err(_) => {}
+    }
+    let longest = start.size().width().max(start.size().height()) - 1;
+    let lower_bound = h.estimate(start).max(stm_bound.div_ceil(longest as u32));
+    stats.elapsed = t0.elapsed();
+    match best.and_then(|m| fifteen_core::replay(start, &m).map(|(_, t)| (m, t))) {
+        Some((moves, tiles)) => Outcome::Solved(Solution {
+            optimal: lines(&moves).len() as u32 <= lower_bound,
+            moves,
+            tiles,
+            initial_h: lower_bound,
+            stats,
+        }),
+        None => Outcome::Failed(SearchError::LimitReached {
+            kind: found.stopped.unwrap_or(LimitKind::Time),
+            lower_bound,
+            stats,
+        }),
+    }
+}
+
 /// Why an MTM answer is or is not optimal.
 pub(crate) fn verdict(solution: &Solution) -> String {
     if solution.optimal {
         "proven optimal".to_string()
     } else {
-        format!(
-            "not proven optimal: a single-tile solution with its runs merged; every solution has at least {} MTM moves",
-            solution.initial_h
-        )
+        format!("not proven optimal; every solution has at least {} MTM moves", solution.initial_h)
     }
 }
 

@@ -6,6 +6,8 @@ use std::str::FromStr;
 
 use super::{Exact, Heuristic, LinearConflict, Manhattan, Misplaced};
 use crate::board::Board;
+use crate::moves::Dir;
+use crate::mtm::{MtmBeamAnswer, anytime_mtm};
 use crate::pdb::PdbHeuristic;
 use crate::search::{
     Algorithm, Improvement, Limits, NearOptimal, Problem, SearchError, Solution, anytime, bounded,
@@ -172,6 +174,18 @@ impl AnyHeuristic {
         on_improve: &mut dyn FnMut(&Improvement),
     ) -> Result<NearOptimal, SearchError> {
         dispatch!(self, h => anytime(problem, h, limits, on_improve))
+    }
+
+    /// [`anytime_mtm`]: beams over line moves ranked by this heuristic, statically
+    /// dispatched.
+    pub fn anytime_mtm(
+        &self,
+        problem: &Problem,
+        incumbent: Option<&[Dir]>,
+        max_width: usize,
+        limits: &Limits,
+    ) -> MtmBeamAnswer {
+        dispatch!(self, h => anytime_mtm(problem, h, incumbent, max_width, limits))
     }
 
     /// Solves many problems with IDA*, `lanes` at a time interleaved on the calling thread:

@@ -15,8 +15,11 @@
 //! The searches live in `search` ([`ida_mtm`], [`bfs_mtm`]) and `ida` (IDA* with colour
 //! tables); the admissible MTM heuristics in `wd` (walking distance counting line moves, any
 //! board up to a table size), `colour` (tables of a coloured abstraction of the 4x4, built in
-//! the MTM metric) and `views` (their regular and dual views, ranked move by move).
+//! the MTM metric) and `views` (their regular and dual views, ranked move by move). Boards
+//! without an optimal MTM search get beams over line moves ranked by a single-tile heuristic
+//! (`beam`).
 
+mod beam;
 mod colour;
 mod ida;
 mod search;
@@ -26,6 +29,7 @@ mod wd;
 #[cfg(test)]
 mod tests;
 
+pub use beam::{MTM_BEAM_MAX_WIDTH, MtmBeamAnswer, anytime_mtm};
 pub use colour::{
     COLOUR_PRESET, ColourTable, Colouring, DEFAULT_4X4, DEFAULT_4X4_BLANKS, MAX_CLASSES,
     MAX_COLOUR_CELLS, build_colour_table, colour_file, default_4x4_set, table_goal,

@@ -13,6 +13,7 @@ mod lanes;
 mod progress;
 mod shorten;
 
+pub(crate) use anytime::depth_cap;
 pub use anytime::{
     BEAM_MAX_KEPT, FIRST_WIDTH, Improvement, MAX_WIDTH, Method, NEAR_MAX_STORED, NearOptimal,
     anytime, bounded,
