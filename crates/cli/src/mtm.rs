@@ -314,7 +314,7 @@ pub(crate) fn attempt(problem: &Problem, stm: &AnyHeuristic, settings: &Settings
 /// Labelled not optimal unless it meets that bound. A single-tile search first (the 5x5's
 /// default is optimal IDA*, minutes on hard positions) would only give a longer path to start
 /// from: on three 5x5 walks its merged runs took 56, 57 and 71 lines where a second of beams
-/// takes 52, 48 and 55 (`docs/performance.md`).
+/// takes 52, 48 and 54 (`docs/performance.md`).
 fn beams_first(
     problem: &Problem,
     stm: &AnyHeuristic,

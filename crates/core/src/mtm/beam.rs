@@ -28,7 +28,7 @@ use crate::board::MAX_CELLS;
 use crate::heuristic::Heuristic;
 use crate::key_map::KeyHasher;
 use crate::moves::Dir;
-use crate::search::{LimitKind, Limits, Problem, Stats};
+use crate::search::{LimitKind, Limits, Problem, Stats, Zobrist};
 
 /// The first width of [`anytime_mtm`]; each run is four times as wide as the last.
 const FIRST_WIDTH: usize = 64;
@@ -48,38 +48,6 @@ struct Candidate {
     parent: u32,
     dir: u8,
     count: u8,
-}
-
-/// Zobrist keys: a random 64-bit word per (tile, cell).
-struct Zobrist {
-    n: usize,
-    keys: Vec<u64>,
-}
-
-impl Zobrist {
-    fn new(n: usize) -> Zobrist {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let keys = (0..n * n)
-            .map(|_| {
-                // splitmix64
-                x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = x;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                z ^ (z >> 31)
-            })
-            .collect();
-        Zobrist { n, keys }
-    }
-
-    #[inline(always)]
-    fn key(&self, tile: u8, cell: usize) -> u64 {
-        self.keys[tile as usize * self.n + cell]
-    }
-
-    fn of(&self, cells: &[u8]) -> u64 {
-        cells.iter().enumerate().fold(0, |h, (c, &t)| h ^ self.key(t, c))
-    }
 }
 
 /// The axis of a blank direction: 1 for up and down, 2 for left and right (0: none yet).
@@ -168,10 +136,8 @@ fn beam_mtm<H: Heuristic>(
                     let tile = board[to];
                     board[blank] = tile;
                     board[to] = 0;
-                    hash ^= zobrist.key(tile, to)
-                        ^ zobrist.key(tile, blank)
-                        ^ zobrist.key(0, blank)
-                        ^ zobrist.key(0, to);
+                    // The blank has no key: the hash changes by the tile's move alone.
+                    hash ^= zobrist.key(tile, to) ^ zobrist.key(tile, blank);
                     // Resolved at every step: a lazy heuristic steps from a resolved state
                     // (tables of bits recover a value from the parent's).
                     state = heuristic.step(&state, &board, tile, to, blank);

@@ -241,13 +241,13 @@ impl Seen {
 }
 
 /// Zobrist keys: one random word per (tile, cell); tile 0 (the blank) has none.
-struct Zobrist {
+pub(crate) struct Zobrist {
     n: usize,
     keys: Vec<u64>,
 }
 
 impl Zobrist {
-    fn new(n: usize) -> Zobrist {
+    pub(crate) fn new(n: usize) -> Zobrist {
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         let keys = (0..n * n)
             .map(|_| {
@@ -263,11 +263,11 @@ impl Zobrist {
     }
 
     #[inline(always)]
-    fn key(&self, tile: u8, cell: usize) -> u64 {
+    pub(crate) fn key(&self, tile: u8, cell: usize) -> u64 {
         if tile == 0 { 0 } else { self.keys[tile as usize * self.n + cell] }
     }
 
-    fn of(&self, cells: &[u8]) -> u64 {
+    pub(crate) fn of(&self, cells: &[u8]) -> u64 {
         cells.iter().enumerate().fold(0, |h, (c, &t)| h ^ self.key(t, c))
     }
 }

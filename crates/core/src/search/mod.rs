@@ -19,6 +19,7 @@ pub use anytime::{
     anytime, bounded,
 };
 pub use astar::{astar, greedy, weighted_astar};
+pub(crate) use beam::Zobrist;
 pub use beam::beam_search;
 pub use bfs::bfs;
 pub use ida::{ORDERED_MIN_CELLS, ida, prepare_ida};
