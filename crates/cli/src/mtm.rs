@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -39,8 +40,8 @@ use crate::solve::{Outcome, Settings, limits, no_solution};
 /// default time of [`beams_first`] up to 25 cells.
 const MTM_BEAM_TIME: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// The share of the time limit that [`beams_first`] gives the beams on one thread (IDA* the
-/// rest).
+/// The share of the time limit that [`beams_first`] gives the beams on one thread (MTM IDA*
+/// the rest).
 const BEAM_SHARE: f64 = 0.6;
 
 /// Boards up to this many cells get an optimal MTM search with walking distance alone (the 4x4
@@ -236,7 +237,9 @@ pub(crate) fn heuristic_name(goal: &Board, settings: &Settings, stm_name: &str) 
     }
     match heuristic(goal, &settings.pdb) {
         Ok(h) if optimal_search(&h) && settings.algorithm == Algorithm::Ida => h.name(),
-        Ok(h) if beams_only(&h, settings) => format!("{stm_name} (ranking beams over line moves)"),
+        Ok(h) if beams_only(&h, settings) => {
+            format!("{stm_name} ranking beams over line moves; {} for IDA*", h.name())
+        }
         _ => format!("{stm_name} (single-tile search, runs merged; beams over line moves)"),
     }
 }
@@ -308,13 +311,15 @@ pub(crate) fn attempt(problem: &Problem, stm: &AnyHeuristic, settings: &Settings
 
 /// Boards without an optimal MTM search, no algorithm named (or `--time-limit`): beams over
 /// line moves for the time limit (`--time-limit`, else `--timeout`, else a second up to 25
-/// cells and [`near::DEFAULT_TIME_LIMIT`] beyond), and single-tile IDA* on a thread beside them
-/// (after them, sharing the time by [`BEAM_SHARE`], with `--threads 1`), which raises the lower
-/// bound: the larger of the MTM estimate and the single-tile bound over the longest slide.
-/// Labelled not optimal unless it meets that bound. A single-tile search first (the 5x5's
-/// default is optimal IDA*, minutes on hard positions) would only give a longer path to start
-/// from: on three 5x5 walks its merged runs took 56, 57 and 71 lines where a second of beams
-/// takes 52, 48 and 54 (`docs/performance.md`).
+/// cells and [`near::DEFAULT_TIME_LIMIT`] beyond), and MTM IDA* with line crossings on a thread
+/// beside them (after them, sharing the time by [`BEAM_SHARE`], with `--threads 1`), which
+/// raises the lower bound, or proves an answer optimal when it finishes. The bound is the
+/// largest of that search's, the single-tile estimate over the longest slide and the MTM
+/// estimate. Labelled not optimal unless the answer meets it. A single-tile search first (the
+/// 5x5's default is optimal IDA*, minutes on hard positions) would only give a longer path to
+/// start from: on three 5x5 walks its merged runs took 56, 57 and 71 lines where a second of
+/// beams takes 52, 48 and 54; and single-tile IDA* beside the beams proved less (a mean bound
+/// of 21.3 lines on ten 5x5 walks, against 30.0 from MTM IDA*; `docs/performance.md`).
 fn beams_first(
     problem: &Problem,
     stm: &AnyHeuristic,
@@ -336,47 +341,55 @@ fn beams_first(
         let at = t0 + secs.mul_f64(share);
         Some(lim.deadline.map_or(at, |d| d.min(at)))
     };
-    // Single-tile IDA* raises the single-tile lower bound, which over the longest slide bounds
-    // the MTM length; a single-tile answer it finds competes by its lines. With two threads or
-    // more it runs beside the beams for the whole time, else after them.
+    // MTM IDA* raises the lower bound; an answer it finds is optimal. With two threads or more
+    // it runs beside the beams for the whole time, else after them.
     let beside = settings.search_threads >= 2;
     let ida_limits = Limits { deadline: until(1.0), threads: 1, ..lim.clone() };
     let beam_limits =
         Limits { deadline: until(if beside { 1.0 } else { BEAM_SHARE }), ..lim.clone() };
     let (found, ida) = if beside {
+        // An optimal answer from IDA*, or Ctrl-C, stops the beams too.
+        let stop_beams = Arc::new(AtomicBool::new(false));
+        let beam_limits = Limits { cancel: Some(Arc::clone(&stop_beams)), ..beam_limits };
         std::thread::scope(|scope| {
-            let ida = scope.spawn(|| stm.solve(problem, Algorithm::Ida, &ida_limits));
+            let ida = scope.spawn(|| {
+                let r = ida_mtm(problem, h, &ida_limits);
+                let interrupted = lim.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+                if r.is_ok() || interrupted {
+                    stop_beams.store(true, Ordering::Relaxed);
+                }
+                r
+            });
             let found = stm.anytime_mtm(problem, None, MTM_BEAM_MAX_WIDTH, &beam_limits);
             let ida = ida.join().unwrap_or_else(|_| {
-                Err(SearchError::NotApplicable("the single-tile search failed".to_string()))
+                Err(SearchError::NotApplicable("the MTM search failed".to_string()))
             });
             (found, ida)
         })
     } else {
         let found = stm.anytime_mtm(problem, None, MTM_BEAM_MAX_WIDTH, &beam_limits);
-        (found, stm.solve(problem, Algorithm::Ida, &ida_limits))
+        (found, ida_mtm(problem, h, &ida_limits))
     };
     let mut stats = found.stats;
     let mut best = found.moves;
-    let mut stm_bound = stm.estimate(start.cells());
+    let longest = start.size().width().max(start.size().height()) - 1;
+    let mut lower_bound =
+        h.estimate(start).max(stm.estimate(start.cells()).div_ceil(longest as u32));
     match ida {
         Ok(s) => {
-            stm_bound = stm_bound.max(s.len() as u32);
+            // Optimal: its lines are the bound, and no beam answer has fewer.
+            lower_bound = lower_bound.max(lines(&s.moves).len() as u32);
             stats.generated += s.stats.generated;
             stats.expanded += s.stats.expanded;
-            if best.as_ref().is_none_or(|b| lines(&s.moves).len() < lines(b).len()) {
-                best = Some(s.moves);
-            }
+            best = Some(s.moves);
         }
-        Err(SearchError::LimitReached { lower_bound, stats: s, .. }) => {
-            stm_bound = stm_bound.max(lower_bound);
+        Err(SearchError::LimitReached { lower_bound: b, stats: s, .. }) => {
+            lower_bound = lower_bound.max(b);
             stats.generated += s.generated;
             stats.expanded += s.expanded;
         }
         Err(_) => {}
     }
-    let longest = start.size().width().max(start.size().height()) - 1;
-    let lower_bound = h.estimate(start).max(stm_bound.div_ceil(longest as u32));
     stats.elapsed = t0.elapsed();
     match best.and_then(|m| fifteen_core::replay(start, &m).map(|(_, t)| (m, t))) {
         Some((moves, tiles)) => Outcome::Solved(Solution {
@@ -510,6 +523,19 @@ pub(crate) fn compare(args: &CompareArgs) -> anyhow::Result<u8> {
         });
         runs.push((format!("{} (stm, merged)", lc.name()), algorithm, r));
     }
+    // Beams over line moves, ranked by the same heuristic: widths 64, 256, ... up to --width.
+    let found = lc.anytime_mtm(&problem, None, args.width, &limits());
+    let r = match found.moves.and_then(|m| fifteen_core::replay(&board, &m).map(|(_, t)| (m, t))) {
+        Some((moves, tiles)) => {
+            Ok(Solution { moves, tiles, optimal: false, initial_h: bound, stats: found.stats })
+        }
+        None => Err(SearchError::LimitReached {
+            kind: found.stopped.unwrap_or(LimitKind::Depth),
+            lower_bound: bound,
+            stats: found.stats,
+        }),
+    };
+    runs.push((format!("{} (line beams)", lc.name()), Algorithm::Beam(args.width), r));
     for (label, algorithm, result) in runs {
         let algo = algorithm.to_string();
         let row = match result {

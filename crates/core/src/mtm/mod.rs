@@ -14,13 +14,14 @@
 //!
 //! The searches live in `search` ([`ida_mtm`], [`bfs_mtm`]) and `ida` (IDA* with colour
 //! tables); the admissible MTM heuristics in `wd` (walking distance counting line moves, any
-//! board up to a table size), `colour` (tables of a coloured abstraction of the 4x4, built in
+//! board up to a table size), `crossings` (boundaries crossed, any board, no tables), `colour` (tables of a coloured abstraction of the 4x4, built in
 //! the MTM metric) and `views` (their regular and dual views, ranked move by move). Boards
 //! without an optimal MTM search get beams over line moves ranked by a single-tile heuristic
 //! (`beam`).
 
 mod beam;
 mod colour;
+mod crossings;
 mod ida;
 mod search;
 mod views;
@@ -36,6 +37,7 @@ pub use colour::{
     write_colour_table,
 };
 pub(crate) use colour::{class_sizes, goal_rank, multinomial};
+pub use crossings::Crossings;
 pub use search::{MtmHeuristic, MtmHeuristicKind, bfs_mtm, ida_mtm, mtm_lower_bound};
 pub use wd::WalkingDistance;
 

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::colour::ColourTable;
+use super::crossings::{Counts, Crossings};
 use super::views::ColourViews;
 use super::wd::WalkingDistance;
 use crate::board::{Board, MAX_CELLS};
@@ -26,16 +27,18 @@ pub enum MtmHeuristicKind {
     Colour,
     /// Walking distance counting line moves.
     WalkingDistance,
-    /// Taxicab distances divided by the longest slide, per axis (boards whose walking-distance
-    /// tables would be too large).
+    /// The most tiles that must cross any one boundary, each way, per axis
+    /// ([`Crossings`](super::Crossings); boards whose walking-distance tables would be too
+    /// large).
     Bound,
 }
 
 /// An admissible MTM estimate: the maximum over the colour tables' views when tables serve the
-/// goal, else the walking distance when its tables fit, else a per-axis taxicab bound.
+/// goal, else the walking distance when its tables fit, else line crossings.
 #[derive(Clone, Debug)]
 pub struct MtmHeuristic {
     goal: Board,
+    crossings: Crossings,
     wd: Option<Arc<WalkingDistance>>,
     colour: Option<Arc<ColourViews>>,
 }
@@ -47,7 +50,14 @@ impl MtmHeuristic {
         let colour = ColourViews::new(goal, tables).map(Arc::new);
         // With tables, walking distance adds nothing (docs/performance.md).
         let wd = if colour.is_some() { None } else { WalkingDistance::new(goal).map(Arc::new) };
-        MtmHeuristic { goal: goal.clone(), wd, colour }
+        MtmHeuristic { goal: goal.clone(), crossings: Crossings::new(goal), wd, colour }
+    }
+
+    /// Line crossings alone, whatever the board: the estimate of boards past 16 cells, for
+    /// tests on boards small enough to check against a BFS.
+    #[cfg(test)]
+    pub(super) fn crossings_only(goal: &Board) -> MtmHeuristic {
+        MtmHeuristic { goal: goal.clone(), crossings: Crossings::new(goal), wd: None, colour: None }
     }
 
     /// The colour tables' views, if they serve the goal.
@@ -76,7 +86,7 @@ impl MtmHeuristic {
                 )
             }
             (MtmHeuristicKind::WalkingDistance, _) => "mtm walking distance".to_string(),
-            _ => "mtm taxicab bound".to_string(),
+            _ => "mtm line crossings".to_string(),
         }
     }
 
@@ -90,50 +100,46 @@ impl MtmHeuristic {
         if let Some(c) = &self.colour {
             return c.estimate(board.cells());
         }
-        let st = self.start(board.cells());
-        self.h(st, board.cells())
+        self.h(&self.start(board.cells()))
     }
 
-    fn start(&self, cells: &[u8]) -> (u32, u32) {
-        self.wd.as_ref().map_or((0, 0), |wd| wd.start(cells))
-    }
-
-    #[inline(always)]
-    fn step(&self, st: (u32, u32), tile: u8, from: usize, to: usize) -> (u32, u32) {
+    fn start(&self, cells: &[u8]) -> State {
         match &self.wd {
-            Some(wd) => wd.step(st, tile, from, to),
-            None => st,
+            Some(wd) => State::Wd(wd.start(cells)),
+            None => State::Crossings(self.crossings.counts(cells)),
         }
     }
 
-    /// The walking distance, or else the taxicab bound (searches without tables).
+    /// The state after the blank moved from `from` to `to`, `tile` sliding the other way.
     #[inline(always)]
-    fn h(&self, st: (u32, u32), cells: &[u8]) -> u32 {
-        match &self.wd {
-            Some(wd) => wd.h(st),
-            None => self.taxicab_bound(cells),
-        }
-    }
-
-    /// Per axis, the tiles' taxicab distance along it divided by the longest slide on it,
-    /// rounded up: a line move changes that sum by at most the number of tiles it slides.
-    fn taxicab_bound(&self, cells: &[u8]) -> u32 {
-        let size = self.goal.size();
-        let (w, h) = (size.width(), size.height());
-        let mut goal_pos = [0usize; MAX_CELLS];
-        for (c, &t) in self.goal.cells().iter().enumerate() {
-            goal_pos[t as usize] = c;
-        }
-        let (mut v, mut hz) = (0usize, 0usize);
-        for (c, &t) in cells.iter().enumerate() {
-            if t != 0 {
-                let g = goal_pos[t as usize];
-                v += (c / w).abs_diff(g / w);
-                hz += (c % w).abs_diff(g % w);
+    fn step(&self, st: State, tile: u8, from: usize, to: usize) -> State {
+        match (&self.wd, st) {
+            (Some(wd), State::Wd(s)) => State::Wd(wd.step(s, tile, from, to)),
+            (_, State::Crossings(mut k)) => {
+                self.crossings.step(&mut k, tile, to, from);
+                State::Crossings(k)
             }
+            (None, st) => st,
         }
-        (v.div_ceil(h - 1) + hz.div_ceil(w - 1)) as u32
     }
+
+    /// The walking distance, or else line crossings (searches without tables).
+    #[inline(always)]
+    fn h(&self, st: &State) -> u32 {
+        match (&self.wd, st) {
+            (Some(wd), State::Wd(s)) => wd.h(*s),
+            (_, State::Crossings(k)) => self.crossings.h(k),
+            (None, State::Wd(_)) => 0,
+        }
+    }
+}
+
+/// What a search keeps of the estimate from node to node: the walking distance's state
+/// indices, or the line crossings' counts.
+#[derive(Clone, Copy, Debug)]
+enum State {
+    Wd((u32, u32)),
+    Crossings(Counts),
 }
 
 /// The proven MTM lower bound of `problem`'s start: the heuristic's estimate.
@@ -166,7 +172,7 @@ enum Step {
 }
 
 impl Ida<'_> {
-    fn dfs(&mut self, blank: usize, g: u32, bound: u32, last: Option<Dir>, st: (u32, u32)) -> Step {
+    fn dfs(&mut self, blank: usize, g: u32, bound: u32, last: Option<Dir>, st: State) -> Step {
         self.stats.expanded += 1;
         let mut min = u32::MAX;
         for d in Dir::ALL {
@@ -188,7 +194,7 @@ impl Ida<'_> {
                     self.stop = Some(kind);
                     return Step::Next(u32::MAX);
                 }
-                let h = self.h.h(s, &self.cells[..self.n]);
+                let h = self.h.h(&s);
                 let f = g + 1 + h;
                 if f <= bound {
                     if h == 0 && self.cells[..self.n] == self.goal[..self.n] {
@@ -252,7 +258,7 @@ pub fn ida_mtm(
         stop: None,
     };
     let st = h.start(start.cells());
-    let initial_h = h.h(st, start.cells());
+    let initial_h = h.h(&st);
     let mut bound = initial_h;
     let finish = |ida: Ida<'_>| {
         let mut stats = ida.stats;

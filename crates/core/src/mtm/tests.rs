@@ -428,3 +428,31 @@ fn split_search_stops_at_its_node_limit_with_a_lower_bound() {
         }
     }
 }
+
+/// Line crossings never exceed the MTM distance: every position of the 3x3 (both goals) and of
+/// the 2x4 and 4x2, and the 3x4 and 4x4 near their goals; and IDA* with crossings alone (the
+/// estimate of boards past 16 cells) finds the BFS's lengths.
+#[test]
+fn crossings_are_admissible_and_guide_ida_to_optimal_answers() {
+    let cases = [
+        (Board::blank_last(Size::S3X3), u32::MAX),
+        (Board::blank_first(Size::S3X3), u32::MAX),
+        (Board::blank_last(Size::new(2, 4).unwrap()), u32::MAX),
+        (Board::blank_first(Size::new(4, 2).unwrap()), u32::MAX),
+        (Board::blank_last(Size::new(3, 4).unwrap()), 9),
+        (Board::blank_first(Size::S4X4), 6),
+    ];
+    for (goal, depth) in cases {
+        let x = Crossings::new(&goal);
+        let h = MtmHeuristic::crossings_only(&goal);
+        let dist = mtm_bfs(&goal, depth);
+        for (i, (cells, &d)) in dist.iter().enumerate() {
+            let e = x.estimate(cells);
+            assert!(e <= d, "{:?} {cells:?}: {e} > {d}", goal.size());
+            let start = Board::from_cells(goal.size(), cells).unwrap();
+            if i % 211 == 0 && d <= 14 {
+                assert_eq!(solve_checked(&start, &goal, &h), d as usize, "{cells:?}");
+            }
+        }
+    }
+}
