@@ -11,8 +11,7 @@
 //!
 //! It dominates the per-axis taxicab bound (each axis's distance sum over its longest slide),
 //! which it replaced: the distance sum along an axis is the sum over its boundaries of
-//! `down[b] + up[b]`, at most `side - 1` times `max down + max up`. On the 5x5 it is about 28 on
-//! random walks where the taxicab bound gives about 20.
+//! `down[b] + up[b]`, at most `side - 1` times `max down + max up`.
 //!
 //! From a board, an estimate costs a pass over the cells and a prefix sum per axis (difference
 //! arrays, so a tile far from home costs no more than one near it). A search keeps the counts
