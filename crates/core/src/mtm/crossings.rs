@@ -13,23 +13,19 @@
 //! which it replaced: the distance sum along an axis is the sum over its boundaries of
 //! `down[b] + up[b]`, at most `side - 1` times `max down + max up`.
 //!
-//! From a board, an estimate costs a pass over the cells and a prefix sum per axis (difference
-//! arrays, so a tile far from home costs no more than one near it). A search keeps the counts
-//! ([`Counts`]) instead: a tile stepping one cell changes the count of one boundary, and the
-//! estimate is then four maxima over at most seven boundaries.
+//! A search keeps the counts ([`Counts`]) from node to node: a tile stepping one cell changes
+//! the count of one boundary, and the estimate is then four maxima over at most seven
+//! boundaries. [`Crossings::estimate`] counts a board afresh.
 
 use crate::board::{Board, MAX_CELLS, MAX_SIDE, Size};
 
-/// The goal's row and column of each tile, for [`Crossings::estimate`].
+/// The goal's row and column of each tile.
 #[derive(Clone, Debug)]
 pub struct Crossings {
     size: Size,
     goal_row: [u8; MAX_CELLS],
     goal_col: [u8; MAX_CELLS],
 }
-
-/// Boundaries per axis, plus one (the difference arrays' end).
-const SPAN: usize = MAX_SIDE as usize + 1;
 
 /// The crossings still needed at each boundary: tiles down and up across each row boundary,
 /// right and left across each column boundary (the boundary after line `b` at index `b`).
@@ -57,34 +53,9 @@ impl Crossings {
 
     /// A lower bound on the MTM distance from `cells` (a board of the goal's size) to the goal.
     pub fn estimate(&self, cells: &[u8]) -> u32 {
-        let w = self.size.width();
-        // Difference arrays: a tile moving from line `a` to line `g > a` adds one to the
-        // boundaries `a .. g`.
-        let mut down = [0i16; SPAN];
-        let mut up = [0i16; SPAN];
-        let mut right = [0i16; SPAN];
-        let mut left = [0i16; SPAN];
-        let (mut r, mut c) = (0usize, 0usize);
-        for &t in cells {
-            if t != 0 {
-                let (gr, gc) =
-                    (self.goal_row[t as usize] as usize, self.goal_col[t as usize] as usize);
-                span(&mut down, &mut up, r, gr);
-                span(&mut right, &mut left, c, gc);
-            }
-            c += 1;
-            if c == w {
-                c = 0;
-                r += 1;
-            }
-        }
-        let vertical = max_prefix(&down) + max_prefix(&up);
-        let horizontal = max_prefix(&right) + max_prefix(&left);
-        vertical + horizontal
+        self.h(&self.counts(cells))
     }
-}
 
-impl Crossings {
     /// The counts of `cells`, for a search to keep up to date by [`Crossings::step`].
     pub(crate) fn counts(&self, cells: &[u8]) -> Counts {
         let w = self.size.width();
@@ -143,33 +114,49 @@ impl Crossings {
     }
 }
 
-/// Marks the boundaries a tile in line `at` must cross to reach line `goal`: in `higher` when
-/// the goal is further along the axis, else in `lower`.
-#[inline(always)]
-fn span(higher: &mut [i16; SPAN], lower: &mut [i16; SPAN], at: usize, goal: usize) {
-    if goal > at {
-        higher[at] += 1;
-        higher[goal] -= 1;
-    } else if goal < at {
-        lower[goal] += 1;
-        lower[at] -= 1;
-    }
-}
-
-/// The largest prefix sum of a difference array: the most crossings of any one boundary.
-#[inline(always)]
-fn max_prefix(diff: &[i16; SPAN]) -> u32 {
-    let (mut run, mut best) = (0i16, 0i16);
-    for &d in diff {
-        run += d;
-        best = best.max(run);
-    }
-    best as u32
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Boundaries per axis, plus one (the difference arrays' end).
+    const SPAN: usize = MAX_SIDE as usize + 1;
+
+    /// The estimate by difference arrays, written apart from [`Crossings::counts`] to check it.
+    fn by_differences(x: &Crossings, cells: &[u8]) -> u32 {
+        let w = x.size.width();
+        let (mut down, mut up, mut right, mut left) =
+            ([0i16; SPAN], [0i16; SPAN], [0i16; SPAN], [0i16; SPAN]);
+        for (cell, &t) in cells.iter().enumerate() {
+            if t != 0 {
+                let (gr, gc) = (x.goal_row[t as usize] as usize, x.goal_col[t as usize] as usize);
+                span(&mut down, &mut up, cell / w, gr);
+                span(&mut right, &mut left, cell % w, gc);
+            }
+        }
+        max_prefix(&down) + max_prefix(&up) + max_prefix(&right) + max_prefix(&left)
+    }
+
+    /// Marks the boundaries a tile in line `at` must cross to reach line `goal`: in `higher` when
+    /// the goal is further along the axis, else in `lower`.
+    fn span(higher: &mut [i16; SPAN], lower: &mut [i16; SPAN], at: usize, goal: usize) {
+        if goal > at {
+            higher[at] += 1;
+            higher[goal] -= 1;
+        } else if goal < at {
+            lower[goal] += 1;
+            lower[at] -= 1;
+        }
+    }
+
+    /// The largest prefix sum of a difference array: the most crossings of any one boundary.
+    fn max_prefix(diff: &[i16; SPAN]) -> u32 {
+        let (mut run, mut best) = (0i16, 0i16);
+        for &d in diff {
+            run += d;
+            best = best.max(run);
+        }
+        best as u32
+    }
 
     /// The per-axis taxicab bound that crossings replaced.
     fn taxicab(goal: &Board, cells: &[u8]) -> u32 {
@@ -224,7 +211,7 @@ mod tests {
                     // The tile went from the blank's new cell to its old one.
                     x.step(&mut k, tile, board.blank(), blank);
                     assert_eq!(k, x.counts(board.cells()), "{w}x{h}");
-                    assert_eq!(x.h(&k), x.estimate(board.cells()), "{w}x{h}");
+                    assert_eq!(x.h(&k), by_differences(&x, board.cells()), "{w}x{h}");
                 }
             }
         }
