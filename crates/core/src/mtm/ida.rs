@@ -3,8 +3,9 @@
 //! - **Children.** A node's children slide 1 to `k` tiles of the blank's row or column toward
 //!   it. Children on the axis of the move that made the node are skipped (two slides of one
 //!   line compose to one slide of it, or to nothing), so a node of the 4x4 has 3 children (the
-//!   root 6). A child is stepped from its parent: the board is 16 nibbles in a `u64`, and the
-//!   views' ranks ([`Slots`]) change by one multiply-add each per single-tile step.
+//!   root 6). So are the children whose line completes a string with an earlier twin
+//!   (`prune.rs`; each child carries its state in that machine). A child is stepped from its
+//!   parent: the board is 16 nibbles in a `u64`, and the views' ranks ([`Slots`]) change by one multiply-add each per single-tile step.
 //! - **Reads a level ahead** (as the single-tile search, `search/ida.rs`): when a node's
 //!   children have been read, the children of every child within the bound are stepped and
 //!   their table entries prefetched, so that those random reads overlap. Nodes are counted
@@ -37,6 +38,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use super::prune::{LineFsm, PRUNE};
 use super::views::{ColourViews, MAX_LOOKS, SLOTS, Slots};
 use crate::moves::Dir;
 use crate::pdb::prefetch;
@@ -62,7 +64,10 @@ struct Kid {
     blank: u8,
     dir: u8,
     len: u8,
-    h: u32,
+    /// The estimate (at most a table entry raised by pathmax: 16 bits hold it).
+    h: u16,
+    /// The state of the duplicate-path machine after the line that made this child.
+    fsm: u16,
 }
 
 const EMPTY: Kid = Kid {
@@ -75,6 +80,7 @@ const EMPTY: Kid = Kid {
     dir: 0,
     len: 0,
     h: 0,
+    fsm: LineFsm::START as u16,
 };
 
 /// The axis of a direction: 0 vertical, 1 horizontal.
@@ -96,6 +102,7 @@ fn tile_at(board: u64, c: usize) -> usize {
 /// What the search reads and never changes.
 struct Shared<'a> {
     views: &'a ColourViews,
+    fsm: &'a LineFsm,
     entries: Vec<&'a [u8]>,
     next: [[u8; 4]; 16],
     /// The most children of the root, and of any other node.
@@ -104,7 +111,7 @@ struct Shared<'a> {
 }
 
 impl<'a> Shared<'a> {
-    fn new(views: &'a ColourViews) -> Shared<'a> {
+    fn new(views: &'a ColourViews, fsm: &'a LineFsm) -> Shared<'a> {
         let size = views.size();
         let mut next = [[NONE; 4]; 16];
         for (c, row) in next.iter_mut().enumerate().take(size.cells()) {
@@ -115,6 +122,7 @@ impl<'a> Shared<'a> {
         let (w, h) = (size.width(), size.height());
         Shared {
             views,
+            fsm,
             entries: views.tables().iter().map(|t| t.entries()).collect(),
             next,
             root_kids: (w - 1) + (h - 1),
@@ -133,7 +141,8 @@ impl<'a> Shared<'a> {
     }
 
     /// Steps the children of the node with `board`, `slots` and the blank on `blank` into
-    /// `out`, skipping the axis `skip` (2: none), and prefetches their entries; returns how many.
+    /// `out`, skipping the axis `skip` (2: none) and the lines the duplicate-path machine
+    /// rejects from `state`, and prefetches their entries; returns how many.
     #[inline(always)]
     fn step_kids(
         &self,
@@ -141,14 +150,17 @@ impl<'a> Shared<'a> {
         slots: &Slots,
         blank: usize,
         skip: usize,
+        state: u32,
         out: &mut [Kid],
     ) -> usize {
         let views = self.views;
+        let row = self.fsm.row(state);
         let mut count = 0;
         for d in 0..4 {
             if axis(d) == skip {
                 continue;
             }
+            let first = self.fsm.symbol(d, 1);
             let mut bd = board;
             let mut s = *slots;
             let mut b = blank;
@@ -164,7 +176,12 @@ impl<'a> Shared<'a> {
                 views.step(&mut s, b, to, t as usize);
                 b = to;
                 len += 1;
+                let fsm = u32::from(row[first + len as usize - 1]);
+                if fsm == PRUNE {
+                    continue;
+                }
                 let kid = &mut out[count];
+                kid.fsm = fsm as u16;
                 kid.board = bd;
                 kid.slots = s;
                 kid.blank = b as u8;
@@ -297,6 +314,7 @@ impl Search {
             &r.slots,
             r.blank as usize,
             self.skip,
+            u32::from(r.fsm),
             &mut self.levels[..shared.root_kids],
         );
         self.next = Next { depth: 0, base: 0, count, h: self.root_h };
@@ -360,7 +378,7 @@ impl Search {
                     break;
                 }
             }
-            kid.h = kh;
+            kid.h = kh as u16;
             hmax = hmax.max(kh);
         }
         self.stats.lookups += reads;
@@ -373,7 +391,7 @@ impl Search {
         let floor = hp.saturating_sub(1);
         let mut keys = [u64::MAX; MAX_KIDS];
         for (i, (key, kid)) in keys.iter_mut().zip(&self.levels[base..base + count]).enumerate() {
-            *key = u64::from(kid.h.max(floor)) << 8 | i as u64;
+            *key = u64::from(u32::from(kid.h).max(floor)) << 8 | i as u64;
         }
         if count == 3 {
             // A network of compare-exchanges: which child is cheaper is data the branch
@@ -411,6 +429,7 @@ impl Search {
                 &kid.slots,
                 kid.blank as usize,
                 axis(kid.dir as usize),
+                u32::from(kid.fsm),
                 &mut deeper[..shared.kids],
             ) as u8;
         }
@@ -453,7 +472,7 @@ impl Search {
             let i = f.order[f.entered] as usize;
             f.entered += 1;
             let kid = &self.levels[f.base + i];
-            let kh = kid.h.max(f.hp.saturating_sub(1));
+            let kh = u32::from(kid.h).max(f.hp.saturating_sub(1));
             if g + 1 + kh > bound {
                 // Raised by a sibling's subtree (pathmax): this child and the rest are over.
                 f.entered = f.within;
@@ -523,7 +542,7 @@ impl Search {
     fn subtree(&mut self, shared: &Shared<'_>, sub: &SubRoot, bound: u32) -> Tick {
         self.single = true;
         self.root = sub.kid;
-        self.root_h = sub.kid.h;
+        self.root_h = u32::from(sub.kid.h);
         self.g0 = sub.g;
         self.skip = sub.skip;
         self.path.clear();
@@ -555,7 +574,14 @@ fn children_of(
     }
     let mut kids = [EMPTY; MAX_KIDS];
     let n = &node.kid;
-    let count = shared.step_kids(n.board, &n.slots, n.blank as usize, node.skip, &mut kids);
+    let count = shared.step_kids(
+        n.board,
+        &n.slots,
+        n.blank as usize,
+        node.skip,
+        u32::from(n.fsm),
+        &mut kids,
+    );
     stats.expanded += 1;
     stats.generated += count as u64;
     let g = node.g;
@@ -570,10 +596,10 @@ fn children_of(
                 break;
             }
         }
-        kid.h = kh;
+        kid.h = kh as u16;
         hmax = hmax.max(kh);
     }
-    let hp = n.h.max(hmax.saturating_sub(1));
+    let hp = u32::from(n.h).max(hmax.saturating_sub(1));
     if g + hp > bound {
         *next_bound = (*next_bound).min(g + hp);
         return;
@@ -581,7 +607,7 @@ fn children_of(
     let floor = hp.saturating_sub(1);
     let mut keys = [u64::MAX; MAX_KIDS];
     for (i, (key, kid)) in keys.iter_mut().zip(&kids[..count]).enumerate() {
-        *key = u64::from(kid.h.max(floor)) << 8 | i as u64;
+        *key = u64::from(u32::from(kid.h).max(floor)) << 8 | i as u64;
     }
     keys[..count].sort_unstable();
     for &k in &keys[..count] {
@@ -591,7 +617,7 @@ fn children_of(
             break;
         }
         let mut kid = kids[k as u8 as usize];
-        kid.h = kh;
+        kid.h = kh as u16;
         let mut moves = node.moves.clone();
         moves.extend(std::iter::repeat_n(Dir::ALL[kid.dir as usize], usize::from(kid.len)));
         out.push(SubRoot { kid, g: g + 1, skip: axis(kid.dir as usize), moves });
@@ -689,7 +715,11 @@ pub(super) fn ida_colour(
     limits: &Limits,
     split_after: u64,
 ) -> Result<Solution, SearchError> {
-    let shared = Shared::new(views);
+    // Iterations before the split prune no duplicate lines: the machine's row per child costs
+    // more than it saves on short searches (docs/performance.md).
+    let nothing = LineFsm::nothing(views.size());
+    let shared = Shared::new(views, &nothing);
+    let pruned = Shared::new(views, LineFsm::for_size(views.size()));
     let started = Instant::now();
     let threads = limits.threads.max(1);
     // The subtrees' own limits: the clock and the cancel flag; nodes and progress are counted
@@ -702,7 +732,8 @@ pub(super) fn ida_colour(
         let mut first = first;
         return first.finish(problem, tick, started.elapsed());
     }
-    let root = SubRoot { kid: Kid { h: root_h, ..first.root }, g: 0, skip: 2, moves: Vec::new() };
+    let root =
+        SubRoot { kid: Kid { h: root_h as u16, ..first.root }, g: 0, skip: 2, moves: Vec::new() };
     let mut searches = vec![first];
     for _ in 1..threads {
         searches.push(Search::new(&shared, problem, sub_limits.clone()).0);
@@ -720,7 +751,7 @@ pub(super) fn ida_colour(
         let mut frontier = vec![root.clone()];
         let mut next_bound = u32::MAX;
         let mut split_stats = Stats::default();
-        let depth = if last < split_after { 0 } else { 8 };
+        let (depth, shared) = if last < split_after { (0, &shared) } else { (8, &pruned) };
         for _ in 0..depth {
             if frontier.len() >= SUBTREES || frontier.is_empty() {
                 break;
@@ -728,7 +759,7 @@ pub(super) fn ida_colour(
             let mut deeper = Vec::new();
             for node in &frontier {
                 children_of(
-                    &shared,
+                    shared,
                     node,
                     bound,
                     goal,
@@ -755,11 +786,11 @@ pub(super) fn ida_colour(
             // A thread the system refuses to start leaves its share to the others: every thread
             // takes subtrees from the same counter, so the answer is the same, only later.
             for search in others[..helpers].iter_mut() {
-                let (shared, split, total) = (&shared, &split, &total);
+                let (split, total) = (&split, &total);
                 let _ = std::thread::Builder::new()
                     .spawn_scoped(scope, move || split_work(shared, split, search, limits, total));
             }
-            split_work(&shared, &split, mine, limits, &total);
+            split_work(shared, &split, mine, limits, &total);
         });
         let (next_bound, it, stop) = split.totals.into_inner().unwrap_or_default();
         last = it.generated;

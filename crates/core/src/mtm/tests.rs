@@ -456,3 +456,121 @@ fn crossings_are_admissible_and_guide_ida_to_optimal_answers() {
         }
     }
 }
+
+/// Every position within `depth` lines of `start` reached by the paths the duplicate-path
+/// machine allows (and the searches' axis rule), at the least depth it is reached; and the
+/// number of such paths.
+fn allowed_depths(start: &[u8], size: Size, depth: u32) -> (HashMap<Vec<u8>, u32>, u64) {
+    struct Walk<'a> {
+        fsm: &'a prune::LineFsm,
+        size: Size,
+        max: u32,
+        seen: HashMap<Vec<u8>, u32>,
+        paths: u64,
+    }
+    impl Walk<'_> {
+        fn go(&mut self, cells: &mut Vec<u8>, blank: usize, g: u32, last: Option<Dir>, state: u32) {
+            let best = self.seen.entry(cells.clone()).or_insert(g);
+            *best = (*best).min(g);
+            if g == self.max {
+                return;
+            }
+            for d in Dir::ALL {
+                if last.is_some_and(|l| (l as usize ^ d as usize) == 3 || l == d) {
+                    continue;
+                }
+                let mut b = blank;
+                let mut k = 0;
+                let row = self.fsm.row(state).to_vec();
+                while let Some(to) = d.neighbor(self.size, b) {
+                    cells.swap(b, to);
+                    b = to;
+                    k += 1;
+                    let next = u32::from(row[self.fsm.symbol(d as usize, k)]);
+                    if next != prune::PRUNE {
+                        self.paths += 1;
+                        self.go(cells, b, g + 1, Some(d), next);
+                    }
+                }
+                // Slide the line back.
+                while b != blank {
+                    let to = d.opposite().neighbor(self.size, b).unwrap();
+                    cells.swap(b, to);
+                    b = to;
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        fsm: prune::LineFsm::for_size(size),
+        size,
+        max: depth,
+        seen: HashMap::new(),
+        paths: 0,
+    };
+    let blank = start.iter().position(|&c| c == 0).unwrap();
+    walk.go(&mut start.to_vec(), blank, 0, None, prune::LineFsm::START);
+    (walk.seen, walk.paths)
+}
+
+/// The duplicate-path machine keeps an optimal path to every position: walking only the paths
+/// it allows from a start reaches each position within a depth at its MTM distance, which a
+/// plain BFS gives; and it does cut paths (else the test would prove nothing).
+#[test]
+fn duplicate_line_pruning_keeps_an_optimal_path_to_every_position() {
+    let centre = {
+        let mut cells: Vec<u8> = Board::blank_first(Size::S4X4).cells().to_vec();
+        cells.swap(0, 5);
+        cells
+    };
+    let cases = [
+        (Board::blank_first(Size::S4X4).cells().to_vec(), Size::S4X4, 11),
+        (centre, Size::S4X4, 11),
+        (Board::blank_last(Size::S3X3).cells().to_vec(), Size::S3X3, 16),
+        (
+            Board::blank_first(Size::new(3, 4).unwrap()).cells().to_vec(),
+            Size::new(3, 4).unwrap(),
+            12,
+        ),
+        (
+            Board::blank_first(Size::new(2, 8).unwrap()).cells().to_vec(),
+            Size::new(2, 8).unwrap(),
+            12,
+        ),
+    ];
+    for (start, size, depth) in cases {
+        let bfs = line_bfs(start.clone(), size, depth);
+        let (walked, paths) = allowed_depths(&start, size, depth);
+        assert_eq!(walked.len(), bfs.len(), "{size:?}: positions reached");
+        for (cells, d) in &bfs {
+            assert_eq!(walked.get(cells), Some(d), "{size:?} {cells:?}");
+        }
+        // Paths the axis rule alone allows: a BFS-like count by depth is not needed; the
+        // machine must cut at least a tenth of the deepest level's paths.
+        let (_, unpruned) = allowed_depths_without_machine(&start, size, depth);
+        assert!(paths * 10 < unpruned * 9, "{size:?}: {paths} of {unpruned} paths");
+    }
+}
+
+/// As [`allowed_depths`] with the axis rule alone: the number of paths.
+fn allowed_depths_without_machine(start: &[u8], size: Size, depth: u32) -> ((), u64) {
+    fn count(size: Size, blank: usize, g: u32, max: u32, last: Option<Dir>) -> u64 {
+        if g == max {
+            return 0;
+        }
+        let mut n = 0;
+        for d in Dir::ALL {
+            if last.is_some_and(|l| (l as usize ^ d as usize) == 3 || l == d) {
+                continue;
+            }
+            let mut b = blank;
+            while let Some(to) = d.neighbor(size, b) {
+                b = to;
+                n += 1 + count(size, b, g + 1, max, Some(d));
+            }
+        }
+        n
+    }
+    let blank = start.iter().position(|&c| c == 0).unwrap();
+    ((), count(size, blank, 0, depth, None))
+}
