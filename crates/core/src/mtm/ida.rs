@@ -4,18 +4,20 @@
 //!   it. Children on the axis of the move that made the node are skipped (two slides of one
 //!   line compose to one slide of it, or to nothing), so a node of the 4x4 has 3 children (the
 //!   root 6). So are the children whose line completes a string with an earlier twin
-//!   (`prune.rs`; each child carries its state in that machine). A child is stepped from its
-//!   parent: the board is 16 nibbles in a `u64`, and the views' ranks ([`Slots`]) change by one multiply-add each per single-tile step.
+//!   (`prune.rs`; each child carries its state in that machine), on the iterations that are
+//!   split (below; short searches do not pay for the machine's reads). A child is stepped
+//!   from its parent: the board is 16 nibbles in a `u64`, and the views' ranks ([`Slots`])
+//!   change by one multiply-add each per single-tile step.
 //! - **Reads a level ahead** (as the single-tile search, `search/ida.rs`): when a node's
 //!   children have been read, the children of every child within the bound are stepped and
 //!   their table entries prefetched, so that those random reads overlap. Nodes are counted
 //!   when their parent is expanded.
 //! - **Estimates** are the maximum over the node's views, read until one puts the child two over
-//!   its room (pathmax then closes the parent as well). The views disagree (the dual ones are not consistent with each other), so
-//!   bidirectional pathmax applies (BPMX, Felner et al. 2011): a child's estimate minus one
-//!   bounds its parent's, in MTM as in STM since every move costs one, and the parent's minus
-//!   one bounds its children's; a subtree that returns with a raised estimate can cut its
-//!   remaining siblings. Children are searched cheapest first.
+//!   its room (pathmax then closes the parent as well). The views disagree (the dual ones are not
+//!   consistent with each other), so bidirectional pathmax applies (BPMX, Felner et al. 2011): a
+//!   child's estimate minus one bounds its parent's, in MTM as in STM since every move costs one,
+//!   and the parent's minus one bounds its children's; a subtree that returns with a raised
+//!   estimate can cut its remaining siblings. Children are searched cheapest first.
 //! - **Frames.** The depth-first search is a loop over an explicit stack of frames that can
 //!   stop after any expansion ([`Search::tick`]), so that several searches could share a
 //!   thread (interleaving positions, as the single-tile search's lanes do, did not pay here:

@@ -12,13 +12,13 @@
 //! notation), followed by the count when it is more than one: `R3D2LU`, or spaced `R3 D2 L U`.
 //! A parser of this form also reads moves written out (`RRRDDLU`), each letter a line of one.
 //!
-//! The searches live in `search` ([`ida_mtm`], [`bfs_mtm`]) and `ida` (IDA* with colour
-//! tables), which prunes duplicate paths with `prune` (an automaton over line moves); the
-//! admissible MTM heuristics in `wd` (walking distance counting line moves, any
-//! board up to a table size), `crossings` (boundaries crossed, any board, no tables), `colour` (tables of a coloured abstraction of the 4x4, built in
-//! the MTM metric) and `views` (their regular and dual views, ranked move by move). Boards
-//! without an optimal MTM search get beams over line moves ranked by a single-tile heuristic
-//! (`beam`).
+//! The searches live in `search` ([`ida_mtm`], [`bfs_mtm`]) and `ida` (IDA* with colour tables),
+//! which prunes duplicate paths with `prune` (an automaton over line moves); the admissible MTM
+//! heuristics in `wd` (walking distance counting line moves, any board up to a table size),
+//! `crossings` (boundaries crossed, any board, no tables), `colour` (tables of a coloured
+//! abstraction of the 4x4, built in the MTM metric) and `views` (their regular and dual views,
+//! ranked move by move). Boards without an optimal MTM search get beams over line moves ranked by a
+//! single-tile heuristic (`beam`).
 
 mod beam;
 mod colour;
