@@ -156,13 +156,14 @@ impl<'a> Shared<'a> {
         out: &mut [Kid],
     ) -> usize {
         let views = self.views;
-        let row = self.fsm.row(state);
+        let narrow = skip < 2;
+        let row = if narrow { self.fsm.narrow_row(state) } else { self.fsm.row(state) };
         let mut count = 0;
         for d in 0..4 {
             if axis(d) == skip {
                 continue;
             }
-            let first = self.fsm.symbol(d, 1);
+            let first = if narrow { self.fsm.narrow_symbol(d, 1) } else { self.fsm.symbol(d, 1) };
             let mut bd = board;
             let mut s = *slots;
             let mut b = blank;

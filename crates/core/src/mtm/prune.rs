@@ -16,7 +16,9 @@
 //!
 //! **The machine.** An Aho–Corasick automaton over the symbols, with its equivalent states
 //! merged (Moore's refinement), in 16-bit rows padded to a power of two; [`LineFsm::row`] and
-//! [`LineFsm::symbol`] give the state after a line, or [`PRUNE`]. One machine a board shape,
+//! [`LineFsm::symbol`] give the state after a line, or [`PRUNE`]. Every state but the start is
+//! entered by a line on one axis and is read only for lines on the other, so the searches read
+//! *narrow* rows of those lines alone ([`LineFsm::narrow_row`]): half the bytes in the cache. One machine a board shape,
 //! shared ([`LineFsm::for_size`]). The 4x4's, of strings of up to [`MAX_LINES_4X4`] lines, is
 //! checked in as its rows, because enumerating and minimising take longer than most searches;
 //! other shapes up to 16 cells build theirs on first use, with shorter strings; larger boards
@@ -74,6 +76,11 @@ pub(crate) struct LineFsm {
     offset: [usize; 4],
     /// `rows[state * stride + symbol]`: the next state or [`PRUNE`].
     rows: Vec<u16>,
+    /// The same rows with only the lines on the axis other than the one that entered each
+    /// state, `narrow_stride` entries a row; line `(d, k)` at `narrow_offset[d] + k - 1`.
+    narrow: Vec<u16>,
+    narrow_stride: usize,
+    narrow_offset: [usize; 4],
     forbidden: usize,
     build_time: Duration,
 }
@@ -140,7 +147,65 @@ impl LineFsm {
                 *x = if t == END { PRUNE as u16 } else { t as u16 };
             }
         }
-        LineFsm { stride, offset: alphabet.offset, rows, forbidden: 0, build_time: t0.elapsed() }
+        // The axis of the line that enters each state (0 vertical, 1 horizontal), following
+        // only lines on the other axis than the state's own.
+        let vertical = |d: usize| d == Dir::Up as usize || d == Dir::Down as usize;
+        let axis_of = |x: usize| usize::from(!vertical(alphabet.lines[x].0));
+        let mut axis = vec![2usize; states];
+        let mut queue = std::collections::VecDeque::from([0usize]);
+        axis[0] = 3;
+        let mut mixed = false;
+        while let Some(u) = queue.pop_front() {
+            for x in 0..alphabet.symbols {
+                let b = axis_of(x);
+                if b == axis[u] {
+                    continue;
+                }
+                let t = next[u * alphabet.symbols + x];
+                if t == END {
+                    continue;
+                }
+                if t == 0 {
+                    // Back to the start: only in a machine that forbids nothing.
+                    mixed |= states > 1;
+                    continue;
+                }
+                let t = t as usize;
+                if axis[t] == 2 {
+                    axis[t] = b;
+                    queue.push_back(t);
+                } else if axis[t] != b {
+                    mixed = true;
+                }
+            }
+        }
+        // Minimising never merges states entered from different axes (the lines on its own
+        // axis are forbidden from one and not the other); checked all the same.
+        assert!(!mixed, "a state entered from both axes");
+        let (w, h) = (alphabet.w, alphabet.h);
+        let mut narrow_offset = [0; 4];
+        narrow_offset[Dir::Down as usize] = h - 1;
+        narrow_offset[Dir::Right as usize] = w - 1;
+        let narrow_stride = (2 * (w - 1)).max(2 * (h - 1)).next_power_of_two();
+        // A machine of one state forbids nothing: its narrow row leads back to it.
+        let mut narrow = vec![if states == 1 { 0 } else { PRUNE as u16 }; states * narrow_stride];
+        for u in 0..states {
+            for (x, &(d, k)) in alphabet.lines.iter().enumerate() {
+                if axis_of(x) != axis[u] && axis[u] < 2 {
+                    narrow[u * narrow_stride + narrow_offset[d] + k - 1] = rows[u * stride + x];
+                }
+            }
+        }
+        LineFsm {
+            stride,
+            offset: alphabet.offset,
+            rows,
+            narrow,
+            narrow_stride,
+            narrow_offset,
+            forbidden: 0,
+            build_time: t0.elapsed(),
+        }
     }
 
     /// The machine of checked-in rows ([`LineFsm::encode`]'s form), or `None` if they are not
@@ -178,6 +243,20 @@ impl LineFsm {
     pub(crate) fn row(&self, state: u32) -> &[u16] {
         let at = state as usize * self.stride;
         &self.rows[at..at + self.stride]
+    }
+
+    /// The narrow row of `state`, entered by a line on the other axis than the lines it is
+    /// read for: entry [`LineFsm::narrow_symbol`]`(d, count)`.
+    #[inline(always)]
+    pub(crate) fn narrow_row(&self, state: u32) -> &[u16] {
+        let at = state as usize * self.narrow_stride;
+        &self.narrow[at..at + self.narrow_stride]
+    }
+
+    /// The entry of a narrow row for a line of `count` tiles with the blank moving `d`.
+    #[inline(always)]
+    pub(crate) fn narrow_symbol(&self, d: usize, count: usize) -> usize {
+        self.narrow_offset[d] + count - 1
     }
 
     /// The entry of a row for a line of `count` tiles with the blank moving `d`.
@@ -563,5 +642,57 @@ mod tests {
             }
         }
         assert_eq!(strings, want);
+    }
+
+    /// The narrow rows give the full rows' states for every legal line after the first, on
+    /// random walks of the 4x4 and 3x4 machines.
+    #[test]
+    fn narrow_rows_agree_with_the_full_rows() {
+        for size in [Size::S4X4, Size::new(3, 4).unwrap()] {
+            let fsm = LineFsm::for_size(size);
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+            let mut random = |n: usize| {
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                (seed >> 33) as usize % n
+            };
+            let mut checked = 0;
+            for _ in 0..20_000 {
+                let mut blank = random(size.cells());
+                let mut state = LineFsm::START;
+                let mut last: Option<usize> = None;
+                for _ in 0..14 {
+                    let d = random(4);
+                    if last.is_some_and(|l| (l == 0 || l == 3) == (d == 0 || d == 3)) {
+                        continue;
+                    }
+                    let mut k = 0;
+                    let mut b = blank;
+                    while let Some(to) = Dir::ALL[d].neighbor(size, b) {
+                        b = to;
+                        k += 1;
+                    }
+                    if k == 0 {
+                        continue;
+                    }
+                    let k = 1 + random(k);
+                    for _ in 0..k {
+                        blank = Dir::ALL[d].neighbor(size, blank).unwrap();
+                    }
+                    let full = fsm.row(state)[fsm.symbol(d, k)];
+                    if last.is_some() {
+                        assert_eq!(fsm.narrow_row(state)[fsm.narrow_symbol(d, k)], full);
+                        checked += 1;
+                    }
+                    if u32::from(full) == PRUNE {
+                        break;
+                    }
+                    state = u32::from(full);
+                    last = Some(d);
+                }
+            }
+            assert!(checked > 50_000, "{checked}");
+        }
     }
 }
