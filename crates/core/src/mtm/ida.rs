@@ -142,19 +142,13 @@ impl<'a> Shared<'a> {
         }
     }
 
-    /// Steps the children of the node with `board`, `slots` and the blank on `blank` into
-    /// `out`, skipping the axis `skip` (2: none) and the lines the duplicate-path machine
-    /// rejects from `state`, and prefetches their entries; returns how many.
+    /// Steps the children of `node` into `out`, skipping the axis `skip` (2: none) and the
+    /// lines the duplicate-path machine rejects from the node's state, and prefetches their
+    /// entries; returns how many.
     #[inline(always)]
-    fn step_kids(
-        &self,
-        board: u64,
-        slots: &Slots,
-        blank: usize,
-        skip: usize,
-        state: u32,
-        out: &mut [Kid],
-    ) -> usize {
+    fn step_kids(&self, node: &Kid, skip: usize, out: &mut [Kid]) -> usize {
+        let (board, slots, blank) = (node.board, &node.slots, node.blank as usize);
+        let state = u32::from(node.fsm);
         let views = self.views;
         let narrow = skip < 2;
         let row = if narrow { self.fsm.narrow_row(state) } else { self.fsm.row(state) };
@@ -312,14 +306,7 @@ impl Search {
         self.path.truncate(self.prefix);
         self.ensure(shared, 0);
         let r = self.root;
-        let count = shared.step_kids(
-            r.board,
-            &r.slots,
-            r.blank as usize,
-            self.skip,
-            u32::from(r.fsm),
-            &mut self.levels[..shared.root_kids],
-        );
+        let count = shared.step_kids(&r, self.skip, &mut self.levels[..shared.root_kids]);
         self.next = Next { depth: 0, base: 0, count, h: self.root_h };
         Tick::Busy
     }
@@ -427,14 +414,8 @@ impl Search {
             // The grandchildren lie after the children.
             let (done, deeper) = self.levels.split_at_mut(to);
             let kid = &done[base + i];
-            grand[i] = shared.step_kids(
-                kid.board,
-                &kid.slots,
-                kid.blank as usize,
-                axis(kid.dir as usize),
-                u32::from(kid.fsm),
-                &mut deeper[..shared.kids],
-            ) as u8;
+            grand[i] =
+                shared.step_kids(kid, axis(kid.dir as usize), &mut deeper[..shared.kids]) as u8;
         }
         let mark = self.path.len();
         self.frames.push(Frame { depth, base, hp, order, within, entered: 0, grand, mark });
@@ -577,14 +558,7 @@ fn children_of(
     }
     let mut kids = [EMPTY; MAX_KIDS];
     let n = &node.kid;
-    let count = shared.step_kids(
-        n.board,
-        &n.slots,
-        n.blank as usize,
-        node.skip,
-        u32::from(n.fsm),
-        &mut kids,
-    );
+    let count = shared.step_kids(n, node.skip, &mut kids);
     stats.expanded += 1;
     stats.generated += count as u64;
     let g = node.g;

@@ -33,7 +33,7 @@
 //! lines deep and check that each position is reached at its BFS distance.
 
 use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -373,9 +373,9 @@ impl Play {
 
     /// A hash of the effect.
     fn fingerprint(&self) -> u64 {
-        self.held[..self.cells]
-            .chunks(8)
-            .fold(0u64, |f, b| mix(f ^ b.iter().fold(0u64, |x, &y| x << 8 | u64::from(y))))
+        let mut hasher = KeyHasher::default();
+        hasher.write(&self.held[..self.cells]);
+        hasher.finish()
     }
 
     fn same_effect(&self, other: &Play) -> bool {
@@ -387,13 +387,6 @@ impl Play {
         let (a, b) = (self.extent, other.extent);
         a[0] >= b[0] && a[1] <= b[1] && a[2] >= b[2] && a[3] <= b[3]
     }
-}
-
-/// splitmix64's finaliser.
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 /// The minimal forbidden strings of up to `max_len` lines that fit the board, as symbol lists
