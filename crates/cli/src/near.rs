@@ -58,12 +58,13 @@ pub(crate) fn solve(
             let mut say = |i: &Improvement| {
                 if report {
                     eprintln!(
-                        "improved: {} moves, at least {} ({}), {:.2} s, {}",
+                        "improved: {} moves, at least {} ({}), {:.2} s, {}{}",
                         i.length,
                         i.lower_bound,
                         gap(i.length, i.lower_bound),
                         i.elapsed.as_secs_f64(),
-                        i.by
+                        i.by,
+                        if i.from_goal { " from the goal" } else { "" }
                     );
                 }
             };

@@ -136,7 +136,8 @@ pub(crate) fn attempt(
         return crate::mtm::attempt(&problem, heuristic, settings);
     }
     if let Some(mode) = near::mode_for(settings, board.size()) {
-        let limits = limits(settings, 1, 1);
+        // With two threads or more, IDA* runs beside the anytime search's beams (one lane).
+        let limits = limits(settings, settings.search_threads, 1);
         return match near::solve(&problem, heuristic, mode, limits, settings.report) {
             Ok(n) => Outcome::Near(n),
             Err(e) => Outcome::Failed(e),

@@ -171,7 +171,7 @@ impl AnyHeuristic {
         &self,
         problem: &Problem,
         limits: &Limits,
-        on_improve: &mut dyn FnMut(&Improvement),
+        on_improve: &mut (dyn FnMut(&Improvement) + Send),
     ) -> Result<NearOptimal, SearchError> {
         dispatch!(self, h => anytime(problem, h, limits, on_improve))
     }

@@ -136,7 +136,8 @@ pub struct Limits {
     /// For searches that store nodes (A*, BFS): the most nodes kept in memory.
     pub max_stored: Option<usize>,
     /// Threads IDA* may use for one position (0 or 1: the calling thread only). The answer is
-    /// the same for every count.
+    /// the same for every count. The anytime search with a deadline uses a second thread too
+    /// (see [`anytime`]), whose answers depend on timing anyway.
     pub threads: usize,
     /// IDA* with a table heuristic ([`Heuristic::LAZY`]): subtrees of each iteration each
     /// thread interleaves (0 or 1: a plain depth-first search; see [`ida_lanes`] for why).

@@ -142,16 +142,17 @@ fn cut_loops_removes_revisits() {
 
 #[test]
 fn with_a_deadline_ida_proves_3x3_answers_optimal() {
-    // With time left after the beams, IDA* finishes on the 3x3: every answer is proven optimal
-    // and has the breadth-first length.
+    // With time left after the beams (one thread), or beside them (two), IDA* finishes on the
+    // 3x3: every answer is proven optimal and has the breadth-first length.
     let goal = Board::blank_last(Size::S3X3);
     let dist = distances_3x3(&goal);
     let h = LinearConflict::new(&goal);
     let mut checked = 0;
-    for (_, start, d) in reachable_3x3(&dist, 0, 4_099) {
+    for (r, start, d) in reachable_3x3(&dist, 0, 4_099) {
         let p = Problem::new(start.clone(), goal.clone()).unwrap();
         let limits = Limits {
             deadline: Some(Instant::now() + Duration::from_secs(30)),
+            threads: 1 + r % 2,
             ..Limits::default()
         };
         let mut seen: Vec<Improvement> = Vec::new();
@@ -220,4 +221,81 @@ fn the_next_width_fills_the_time_left_within_its_margins() {
     // Nothing 1.2 times wider fits: the beams stop (and IDA* takes the rest).
     assert_eq!(next_width(65_536, 2.7, Some(3.0), 150.0, kept), None);
     assert_eq!(next_width(65_536, 0.1, Some(0.15), 150.0, kept), None);
+}
+
+#[test]
+fn a_path_from_the_goal_turned_round_takes_the_start_to_the_goal() {
+    let goal = Board::blank_last(Size::new(5, 4).unwrap());
+    let mut x = 99u64;
+    for len in [0, 1, 7, 60] {
+        // A random walk from the goal: a path from the goal to its end.
+        let (mut end, mut path) = (goal.clone(), Vec::new());
+        while path.len() < len {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let d = Dir::ALL[(x >> 62) as usize];
+            if end.apply(d).is_some() {
+                path.push(d);
+            }
+        }
+        let turned = turned_round(&path);
+        assert_eq!(turned.len(), path.len());
+        assert_eq!(replay(&end, &turned).unwrap().0, goal, "{len} moves");
+    }
+}
+
+#[test]
+fn two_threads_on_large_boards_search_from_both_ends_within_known_bounds() {
+    // Walks on boards of 28 and 30 cells, their optima from IDA* (linear conflict); two threads: the
+    // beams from the start and from the goal share their incumbent and their reports, from
+    // two threads at once, and those must still only ever get shorter. Ranked from the start
+    // by misplaced tiles (a poor order), the search from the goal (linear conflict towards the
+    // start) must give some of the answers.
+    let mut from_goal = 0;
+    let walks = [(6, 5, 80), (5, 6, 80), (7, 4, 90)];
+    for (i, (w, h, walk)) in walks.into_iter().enumerate() {
+        let goal = Board::blank_last(Size::new(w, h).unwrap());
+        let mut b = goal.clone();
+        let mut x = 777 + i as u64;
+        // A walk that never undoes its last move.
+        let mut last: Option<Dir> = None;
+        let mut made = 0;
+        while made < walk {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let d = Dir::ALL[(x >> 33) as usize % 4];
+            if Some(d.opposite()) != last && b.apply(d).is_some() {
+                last = Some(d);
+                made += 1;
+            }
+        }
+        let p = Problem::new(b.clone(), goal.clone()).unwrap();
+        let lc = LinearConflict::new(&goal);
+        let optimum = crate::search::ida(&p, &lc, &Limits::default()).unwrap().len() as u32;
+        for round in 0..4 {
+            let limits = Limits {
+                deadline: Some(Instant::now() + Duration::from_millis(150 + 50 * round)),
+                threads: 2,
+                ..Limits::default()
+            };
+            let mut seen: Vec<Improvement> = Vec::new();
+            let near = match round % 2 {
+                0 => anytime(&p, &LinearConflict::new(&goal), &limits, &mut |i| seen.push(*i)),
+                _ => {
+                    let misplaced = crate::heuristic::Misplaced::new(&goal);
+                    let near = anytime(&p, &misplaced, &limits, &mut |i| seen.push(*i));
+                    from_goal += seen.iter().filter(|i| i.from_goal).count();
+                    near
+                }
+            }
+            .unwrap();
+            check(&near, &b, &goal, optimum);
+            for i in &seen {
+                assert!(i.lower_bound <= optimum && i.length >= optimum as usize);
+            }
+            for pair in seen.windows(2) {
+                assert!(pair[1].length < pair[0].length, "answers never get longer: {seen:?}");
+            }
+            assert_eq!(seen.last().map(|i| i.length), Some(near.solution.len()));
+        }
+    }
+    assert!(from_goal > 0, "no answer came from the goal");
 }
