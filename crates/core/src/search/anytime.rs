@@ -269,10 +269,14 @@ fn both_ways<H: Heuristic>(
     let back = Problem::new(goal.clone(), start.clone())
         .map_err(|e| SearchError::NotApplicable(format!("internal error: {e}")))?;
     let towards_start = crate::heuristic::LinearConflict::new(start);
-    // Node and memory limits are shared between the two.
+    // Node and memory limits are shared between the two. Each stops on `stop`: set when the
+    // other proves its answer optimal, or when the caller's cancel is (a watcher passes it on).
+    let stop = Arc::new(AtomicBool::new(false));
+    let user_cancel = limits.cancel.clone();
     let limits = &Limits {
         max_nodes: limits.max_nodes.map(|m| m / 2),
         max_stored: limits.max_stored.map(|m| m / 2),
+        cancel: Some(Arc::clone(&stop)),
         ..limits.clone()
     };
     let mut far = Near::new(&back, &towards_start, near.t0)?;
@@ -289,17 +293,41 @@ fn both_ways<H: Heuristic>(
             (r.0)(i);
         }
     };
+    let done = AtomicBool::new(false);
     let (forward, backward) = std::thread::scope(|scope| {
+        if let Some(cancel) = &user_cancel {
+            let (stop, done) = (&stop, &done);
+            let watcher = std::thread::Builder::new().spawn_scoped(scope, move || {
+                while !done.load(AtomicOrdering::Relaxed) {
+                    if cancel.load(AtomicOrdering::Relaxed) {
+                        stop.store(true, AtomicOrdering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            });
+            // A watcher the system refused leaves the caller's cancel to the deadline, which
+            // a search on two threads always has.
+            drop(watcher);
+        }
         let other = std::thread::Builder::new().spawn_scoped(scope, || {
             let mut said = |i: &Improvement| report(&Improvement { from_goal: true, ..*i });
-            one_way(&back, &towards_start, limits, &mut far, &mut said).map(|stop| (far, stop))
+            let r = one_way(&back, &towards_start, limits, &mut far, &mut said);
+            if far.proven() {
+                stop.store(true, AtomicOrdering::Relaxed);
+            }
+            r.map(|stop| (far, stop))
         });
         let mut said = |i: &Improvement| report(i);
         let forward = one_way(problem, heuristic, limits, &mut near, &mut said);
+        if near.proven() {
+            stop.store(true, AtomicOrdering::Relaxed);
+        }
         let backward = match other {
             Ok(handle) => handle.join().ok(),
             Err(_) => None,
         };
+        done.store(true, AtomicOrdering::Relaxed);
         (forward, backward)
     });
     let mut last_stop = forward?;

@@ -299,3 +299,25 @@ fn two_threads_on_large_boards_search_from_both_ends_within_known_bounds() {
     }
     assert!(from_goal > 0, "no answer came from the goal");
 }
+
+#[test]
+fn on_two_threads_an_easy_large_position_is_proven_optimal_before_the_deadline() {
+    // An easy 6x5 position: IDA* proves the answer optimal within a second, and the search
+    // returns then, not at the deadline a minute away. (Both directions prove it here, so this
+    // does not tell which stopped the other.)
+    let goal = Board::blank_last(Size::new(6, 5).unwrap());
+    let mut b = goal.clone();
+    for d in [Dir::Up, Dir::Up, Dir::Left, Dir::Left, Dir::Down, Dir::Left, Dir::Up, Dir::Up] {
+        b.apply(d).unwrap();
+    }
+    let p = Problem::new(b.clone(), goal.clone()).unwrap();
+    let lc = LinearConflict::new(&goal);
+    let optimum = crate::search::ida(&p, &lc, &Limits::default()).unwrap().len() as u32;
+    let t0 = Instant::now();
+    let limits =
+        Limits { deadline: Some(t0 + Duration::from_secs(60)), threads: 2, ..Limits::default() };
+    let near = anytime(&p, &lc, &limits, &mut |_| {}).unwrap();
+    check(&near, &b, &goal, optimum);
+    assert!(near.solution.optimal);
+    assert!(t0.elapsed() < Duration::from_secs(30), "took {:?}", t0.elapsed());
+}
