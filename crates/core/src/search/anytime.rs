@@ -143,10 +143,7 @@ pub fn bounded<H: Heuristic>(
     let mut last_stop = first.stop;
     if !within_factor(&near) && first.stop.is_none_or(|k| k == LimitKind::Memory) {
         let fixed = ((within * WEIGHT_ONE as f64).floor() as u64).max(WEIGHT_ONE);
-        let run_limits = Limits {
-            max_nodes: limits.max_nodes.map(|m| m.saturating_sub(near.stats.generated)),
-            ..limits.clone()
-        };
+        let run_limits = Limits { max_nodes: near.nodes_left(limits), ..limits.clone() };
         let n = problem.start().size().cells();
         let bound = near.bound();
         let weighted = if n <= 16 {
@@ -240,7 +237,7 @@ fn one_way<H: Heuristic>(
         && !matches!(last_stop, Some(LimitKind::Time | LimitKind::Cancelled | LimitKind::Nodes))
     {
         let ida_limits = Limits {
-            max_nodes: limits.max_nodes.map(|m| m.saturating_sub(near.stats.generated)),
+            max_nodes: near.nodes_left(limits),
             threads: 1,
             progress: None,
             ..limits.clone()
@@ -418,7 +415,7 @@ fn beams<H: Heuristic>(
         }
         let run_t0 = Instant::now();
         let run_limits = Limits {
-            max_nodes: limits.max_nodes.map(|m| m.saturating_sub(near.stats.generated)),
+            max_nodes: near.nodes_left(limits),
             max_stored: Some(max_kept.min(usize::MAX as u64) as usize),
             ..limits.clone()
         };
@@ -583,6 +580,11 @@ impl Near {
     /// Runs look for answers shorter than this.
     fn bound(&self) -> u32 {
         self.best.as_ref().map_or(u32::MAX, |b| b.len() as u32).min(self.shared_len())
+    }
+
+    /// What is left of `limits`' node limit after the nodes generated so far.
+    fn nodes_left(&self, limits: &Limits) -> Option<u64> {
+        limits.max_nodes.map(|m| m.saturating_sub(self.stats.generated))
     }
 
     fn add_stats(&mut self, s: &Stats) {
