@@ -440,8 +440,9 @@ pub(crate) struct LimitOpts {
     /// thread works on the other lanes meanwhile)
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
     pub(crate) timeout: Option<Duration>,
-    /// A* and BFS: give up when N nodes are stored; --time-limit and the large-board default:
-    /// the most boards a beam keeps (80,000,000 by default, about 1 GB)
+    /// A* and BFS: give up when N nodes are stored; --within: the most nodes weighted A* stores
+    /// (4,000,000 by default) before beams and IDA* take over; --time-limit and the large-board
+    /// default: the most boards a beam keeps (80,000,000 by default, about 1 GB)
     #[arg(long, value_name = "N")]
     pub(crate) max_stored: Option<usize>,
 }

@@ -19,7 +19,11 @@
 //! the incumbent pruned), after a narrow beam on boards past the 4x4 whose answer is returned
 //! at once when it is within `F` of the lower bound. Alongside the open list ordered by
 //! g + w h, the run keeps a second heap ordered by g + h over the same nodes (stale entries
-//! skipped when read), so it knows the least f of the nodes open.
+//! skipped when read), so it knows the least f of the nodes open. When that run fills memory
+//! ([`Limits::max_stored`]) before its answer is within `F` of the lower bound, searches that
+//! store little take over rather than the answer being lost: beams of growing width shorten it,
+//! then IDA* raises the lower bound until the answer is within `F` of the bound of the iteration
+//! running (a watcher thread compares the two and stops IDA*), or answers optimally itself.
 //!
 //! The proven lower bound reported with every answer is the largest of:
 //! - the heuristic at the start (admissible);
@@ -95,6 +99,8 @@ pub struct Improvement {
 
 /// Bounded-suboptimal search: an answer at most `within` times the optimal length (with an
 /// admissible heuristic), and a proven lower bound. `within` must be finite and at least 1.
+/// When weighted A* fills memory, beams and IDA* take over (see the module's doc), so the only
+/// limits that end it without an answer are the caller's: time, nodes or cancel.
 ///
 /// ```
 /// use fifteen_core::{Board, Limits, LinearConflict, Problem, Size, bounded, replay};
@@ -136,10 +142,7 @@ pub fn bounded<H: Heuristic>(
     if let Some(path) = first.found.take() {
         near.offer(path, Method::Beam(BOUNDED_BEAM), limits, &mut quiet);
     }
-    let within_factor = |near: &Near| {
-        near.admissible
-            && near.best.as_ref().is_some_and(|b| b.len() as f64 <= within * f64::from(near.lower))
-    };
+    let within_factor = |near: &Near| near.within(within);
     let mut last_stop = first.stop;
     if !within_factor(&near) && first.stop.is_none_or(|k| k == LimitKind::Memory) {
         let fixed = ((within * WEIGHT_ONE as f64).floor() as u64).max(WEIGHT_ONE);
@@ -166,6 +169,9 @@ pub fn bounded<H: Heuristic>(
         }
         last_stop = weighted.stop;
     }
+    if !within_factor(&near) && last_stop == Some(LimitKind::Memory) {
+        last_stop = memory_bounded(problem, heuristic, within, limits, &mut near)?;
+    }
     // The guarantee holds if the answer is within the factor of the proven lower bound.
     if !within_factor(&near) {
         near.best = None;
@@ -177,6 +183,94 @@ pub fn bounded<H: Heuristic>(
 
 /// The width of [`bounded`]'s first beam.
 const BOUNDED_BEAM: usize = 64;
+
+/// The widest beam [`memory_bounded`] runs before IDA*.
+const FALLBACK_MAX_WIDTH: usize = 16_384;
+
+/// How often [`memory_bounded`]'s watcher compares IDA*'s bound with the answer.
+const WATCH_EVERY: Duration = Duration::from_millis(2);
+
+/// [`bounded`] after weighted A* filled memory: searches that store little take over until the
+/// answer is within `within` of the lower bound. Beams of growing width (from 256, four times
+/// wider each, up to [`FALLBACK_MAX_WIDTH`] or memory) shorten the answer, then IDA* raises the
+/// lower bound, stopped by a watcher as soon as the answer is within the factor of the bound
+/// of the iteration running (every shorter path has been searched), or by its own answer,
+/// which is optimal. Returns the limit that stopped it, if one did.
+fn memory_bounded<H: Heuristic>(
+    problem: &Problem,
+    heuristic: &H,
+    within: f64,
+    limits: &Limits,
+    near: &mut Near,
+) -> Result<Option<LimitKind>, SearchError> {
+    let mut quiet = |_: &Improvement| {};
+    let close = |near: &Near| near.within(within);
+    let max_kept = limits.max_stored.map_or(BEAM_MAX_KEPT, |m| m as u64);
+    let mut width = 256;
+    while width <= FALLBACK_MAX_WIDTH && !close(near) {
+        let run = near.beam_run(problem, heuristic, width, max_kept, limits);
+        if let Some(path) = run.found {
+            near.offer(path, Method::Beam(width), limits, &mut quiet);
+        }
+        match run.stop {
+            None | Some(LimitKind::Depth) => width *= 4,
+            Some(LimitKind::Memory) => break,
+            Some(kind) => return Ok(Some(kind)),
+        }
+    }
+    if close(near) || !near.admissible {
+        return Ok(None);
+    }
+    // IDA* stops on the caller's cancel (passed on by the watcher) or once within the factor.
+    let best = near.bound();
+    let stop = Arc::new(AtomicBool::new(false));
+    // A counter of IDA*'s own (a caller's could hold another search's bound until IDA*'s
+    // first iteration publishes).
+    let progress = Arc::new(super::SearchProgress::new());
+    let ida_limits = Limits {
+        max_nodes: near.nodes_left(limits),
+        cancel: Some(Arc::clone(&stop)),
+        progress: Some(Arc::clone(&progress)),
+        ..limits.clone()
+    };
+    let done = AtomicBool::new(false);
+    let (ida, watched) = std::thread::scope(|scope| {
+        let watcher = std::thread::Builder::new().spawn_scoped(scope, || {
+            while !done.load(AtomicOrdering::Relaxed) {
+                let called_off =
+                    limits.cancel.as_ref().is_some_and(|c| c.load(AtomicOrdering::Relaxed));
+                let bound = progress.snapshot().bound;
+                if called_off || f64::from(best) <= within * f64::from(bound) {
+                    stop.store(true, AtomicOrdering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(WATCH_EVERY);
+            }
+        });
+        match watcher {
+            Ok(_) => {
+                let r = super::ida(problem, heuristic, &ida_limits);
+                done.store(true, AtomicOrdering::Relaxed);
+                (r, true)
+            }
+            // No thread for the watcher: IDA* to the end, on the caller's cancel.
+            Err(_) => (
+                super::ida(problem, heuristic, &Limits { progress: None, ..limits.clone() }),
+                false,
+            ),
+        }
+    });
+    let called_off = limits.cancel.as_ref().is_some_and(|c| c.load(AtomicOrdering::Relaxed));
+    let kind = near.take_ida(ida, limits, &mut quiet)?;
+    if watched {
+        // The bound of the iteration running when the watcher stopped IDA* is proven.
+        near.lower = near.lower.max(progress.snapshot().bound);
+    }
+    Ok(match kind {
+        Some(LimitKind::Cancelled) if !called_off => None,
+        other => other,
+    })
+}
 
 /// Anytime search: answers of falling length until the answer is proven optimal, the time
 /// runs out or a limit is reached; `on_improve` hears of each. Returns the best answer, or the
@@ -414,13 +508,7 @@ fn beams<H: Heuristic>(
             return None;
         }
         let run_t0 = Instant::now();
-        let run_limits = Limits {
-            max_nodes: near.nodes_left(limits),
-            max_stored: Some(max_kept.min(usize::MAX as u64) as usize),
-            ..limits.clone()
-        };
-        let bound = near.bound().min(near.depth_cap());
-        let run = beam(problem, heuristic, width, bound, &run_limits, &mut near.stats);
+        let run = near.beam_run(problem, heuristic, width, max_kept, limits);
         let took = run_t0.elapsed().as_secs_f64().max(1e-6);
         if let Some(path) = run.found {
             near.offer(path, Method::Beam(width), limits, on_improve);
@@ -558,6 +646,31 @@ impl Near {
             stats: Stats { generated: 1, ..Stats::default() },
             shared: None,
         })
+    }
+
+    /// Whether the incumbent is proven to be at most `factor` times the optimum.
+    fn within(&self, factor: f64) -> bool {
+        self.admissible
+            && self.best.as_ref().is_some_and(|b| b.len() as f64 <= factor * f64::from(self.lower))
+    }
+
+    /// One beam run of `width`, pruned by the incumbent, keeping at most `max_kept` boards;
+    /// its answer is the caller's to offer.
+    fn beam_run<H: Heuristic>(
+        &mut self,
+        problem: &Problem,
+        heuristic: &H,
+        width: usize,
+        max_kept: u64,
+        limits: &Limits,
+    ) -> BeamRun {
+        let run_limits = Limits {
+            max_nodes: self.nodes_left(limits),
+            max_stored: Some(max_kept.min(usize::MAX as u64) as usize),
+            ..limits.clone()
+        };
+        let bound = self.bound().min(self.depth_cap());
+        beam(problem, heuristic, width, bound, &run_limits, &mut self.stats)
     }
 
     /// Whether the incumbent is proven optimal.

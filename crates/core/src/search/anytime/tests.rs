@@ -72,17 +72,82 @@ fn bounded_is_within_its_factor_on_every_3x3_position() {
     assert!(proven > 0 && proven < answers, "{proven} of {answers} proven optimal");
 }
 
+/// Korf's 100, with their optimal lengths.
+const KORF100: &str =
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/instances/korf100.txt"));
+
+/// The positions of a file of `../shared/instances` in Korf's format (goal blank-first), with
+/// their optimal lengths.
+fn korf_positions(text: &str) -> Vec<(Board, u32)> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let nums: Vec<u8> =
+                line.split_whitespace().skip(1).map(|x| x.parse().unwrap()).collect();
+            (Board::from_cells(Size::S4X4, &nums[1..]).unwrap(), u32::from(nums[0]))
+        })
+        .collect()
+}
+
 #[test]
-fn anytime_improves_and_bounds_hold_on_4x4() {
-    // Korf's 100, first 10: known optimal lengths.
-    let text =
-        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/instances/korf100.txt"));
+fn bounded_answers_within_its_factor_when_weighted_astar_fills_memory() {
+    // Weighted A* of F = 1.02 with linear conflict may store 20,000 nodes, too few for any of
+    // these positions: the searches that store little take over (before them: a memory error).
     let goal = Board::blank_first(Size::S4X4);
     let h = LinearConflict::new(&goal);
-    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).take(6) {
-        let nums: Vec<u8> = line.split_whitespace().map(|x| x.parse().unwrap()).collect();
-        let optimum = u32::from(nums[1]);
-        let start = Board::from_cells(Size::S4X4, &nums[2..]).unwrap();
+    let limits = Limits { max_stored: Some(20_000), ..Limits::default() };
+    for (start, optimum) in korf_positions(KORF100).into_iter().take(5) {
+        let p = Problem::new(start.clone(), goal.clone()).unwrap();
+        let near = bounded(&p, &h, 1.02, &limits).unwrap();
+        check(&near, &start, &goal, optimum);
+        let len = near.solution.len();
+        assert!(len as f64 <= 1.02 * f64::from(optimum), "{start:?}: {len} > 1.02 x {optimum}");
+        assert!(len as f64 <= 1.02 * f64::from(near.lower_bound));
+        assert_eq!(near.bound, Some(1.02));
+    }
+}
+
+#[test]
+fn bounded_after_memory_runs_out_still_stops_on_the_callers_cancel() {
+    // An 80-move position with linear conflict and F = 1: IDA* would run for minutes. The
+    // caller's cancel, set after 0.2 s, must reach it through the watcher; the deadline is
+    // only a backstop (a stop by it fails the test).
+    let text = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/instances/hardest15.txt"
+    ));
+    let goal = Board::blank_first(Size::S4X4);
+    let h = LinearConflict::new(&goal);
+    let (start, optimum) = korf_positions(text)[0].clone();
+    let p = Problem::new(start, goal.clone()).unwrap();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        max_stored: Some(20_000),
+        cancel: Some(Arc::clone(&cancel)),
+        deadline: Some(Instant::now() + Duration::from_secs(20)),
+        ..Limits::default()
+    };
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(200));
+            cancel.store(true, AtomicOrdering::Relaxed);
+        });
+        bounded(&p, &h, 1.0, &limits)
+    });
+    match result {
+        Err(SearchError::LimitReached { kind: LimitKind::Cancelled, lower_bound, .. }) => {
+            assert!(lower_bound <= optimum);
+        }
+        other => panic!("expected the caller's cancel, got {other:?}"),
+    }
+}
+
+#[test]
+fn anytime_improves_and_bounds_hold_on_4x4() {
+    // Korf's 100, first 6: known optimal lengths.
+    let goal = Board::blank_first(Size::S4X4);
+    let h = LinearConflict::new(&goal);
+    for (start, optimum) in korf_positions(KORF100).into_iter().take(6) {
         let p = Problem::new(start.clone(), goal.clone()).unwrap();
         let mut seen: Vec<Improvement> = Vec::new();
         let limits = Limits { max_stored: Some(300_000), ..Limits::default() };
@@ -172,14 +237,9 @@ fn with_a_deadline_ida_proves_3x3_answers_optimal() {
 fn a_deadline_on_large_boards_gives_answers_whose_bounds_hold() {
     // 4x4 positions of Korf's 100 with a short deadline: whatever the beams and IDA* reach in
     // it, the lower bound is at most the known optimum and the answer at least it.
-    let text =
-        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/instances/korf100.txt"));
     let goal = Board::blank_first(Size::S4X4);
     let h = LinearConflict::new(&goal);
-    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).take(4) {
-        let nums: Vec<u8> = line.split_whitespace().map(|x| x.parse().unwrap()).collect();
-        let optimum = u32::from(nums[1]);
-        let start = Board::from_cells(Size::S4X4, &nums[2..]).unwrap();
+    for (start, optimum) in korf_positions(KORF100).into_iter().take(4) {
         let p = Problem::new(start.clone(), goal.clone()).unwrap();
         let limits = Limits {
             deadline: Some(Instant::now() + Duration::from_millis(300)),
