@@ -142,9 +142,8 @@ pub fn bounded<H: Heuristic>(
     if let Some(path) = first.found.take() {
         near.offer(path, Method::Beam(BOUNDED_BEAM), limits, &mut quiet);
     }
-    let within_factor = |near: &Near| near.within(within);
     let mut last_stop = first.stop;
-    if !within_factor(&near) && first.stop.is_none_or(|k| k == LimitKind::Memory) {
+    if !near.within(within) && first.stop.is_none_or(|k| k == LimitKind::Memory) {
         let fixed = ((within * WEIGHT_ONE as f64).floor() as u64).max(WEIGHT_ONE);
         let run_limits = Limits { max_nodes: near.nodes_left(limits), ..limits.clone() };
         let n = problem.start().size().cells();
@@ -169,11 +168,11 @@ pub fn bounded<H: Heuristic>(
         }
         last_stop = weighted.stop;
     }
-    if !within_factor(&near) && last_stop == Some(LimitKind::Memory) {
+    if !near.within(within) && last_stop == Some(LimitKind::Memory) {
         last_stop = memory_bounded(problem, heuristic, within, limits, &mut near)?;
     }
     // The guarantee holds if the answer is within the factor of the proven lower bound.
-    if !within_factor(&near) {
+    if !near.within(within) {
         near.best = None;
     }
     let mut near = near.finish(problem, last_stop)?;
@@ -204,10 +203,9 @@ fn memory_bounded<H: Heuristic>(
     near: &mut Near,
 ) -> Result<Option<LimitKind>, SearchError> {
     let mut quiet = |_: &Improvement| {};
-    let close = |near: &Near| near.within(within);
     let max_kept = limits.max_stored.map_or(BEAM_MAX_KEPT, |m| m as u64);
     let mut width = 256;
-    while width <= FALLBACK_MAX_WIDTH && !close(near) {
+    while width <= FALLBACK_MAX_WIDTH && !near.within(within) {
         let run = near.beam_run(problem, heuristic, width, max_kept, limits);
         if let Some(path) = run.found {
             near.offer(path, Method::Beam(width), limits, &mut quiet);
@@ -218,7 +216,7 @@ fn memory_bounded<H: Heuristic>(
             Some(kind) => return Ok(Some(kind)),
         }
     }
-    if close(near) || !near.admissible {
+    if near.within(within) || !near.admissible {
         return Ok(None);
     }
     // IDA* stops on the caller's cancel (passed on by the watcher) or once within the factor.
@@ -234,42 +232,47 @@ fn memory_bounded<H: Heuristic>(
         ..limits.clone()
     };
     let done = AtomicBool::new(false);
-    let (ida, watched) = std::thread::scope(|scope| {
-        let watcher = std::thread::Builder::new().spawn_scoped(scope, || {
-            while !done.load(AtomicOrdering::Relaxed) {
-                let called_off =
-                    limits.cancel.as_ref().is_some_and(|c| c.load(AtomicOrdering::Relaxed));
-                let bound = progress.snapshot().bound;
-                if called_off || f64::from(best) <= within * f64::from(bound) {
-                    stop.store(true, AtomicOrdering::Relaxed);
-                    return;
-                }
-                std::thread::sleep(WATCH_EVERY);
-            }
+    let ida = std::thread::scope(|scope| {
+        let watched = watch(scope, &done, &stop, WATCH_EVERY, || {
+            let called_off =
+                limits.cancel.as_ref().is_some_and(|c| c.load(AtomicOrdering::Relaxed));
+            called_off || f64::from(best) <= within * f64::from(progress.snapshot().bound)
         });
-        match watcher {
-            Ok(_) => {
-                let r = super::ida(problem, heuristic, &ida_limits);
-                done.store(true, AtomicOrdering::Relaxed);
-                (r, true)
-            }
-            // No thread for the watcher: IDA* to the end, on the caller's cancel.
-            Err(_) => (
-                super::ida(problem, heuristic, &Limits { progress: None, ..limits.clone() }),
-                false,
-            ),
-        }
+        // No thread for the watcher: IDA* to the end, on the caller's cancel.
+        let unwatched = Limits { progress: None, ..limits.clone() };
+        let r = super::ida(problem, heuristic, if watched { &ida_limits } else { &unwatched });
+        done.store(true, AtomicOrdering::Relaxed);
+        r
     });
     let called_off = limits.cancel.as_ref().is_some_and(|c| c.load(AtomicOrdering::Relaxed));
     let kind = near.take_ida(ida, limits, &mut quiet)?;
-    if watched {
-        // The bound of the iteration running when the watcher stopped IDA* is proven.
-        near.lower = near.lower.max(progress.snapshot().bound);
-    }
+    // The bound of the iteration running when IDA* stopped is proven (0 if it ran unwatched).
+    near.lower = near.lower.max(progress.snapshot().bound);
     Ok(match kind {
         Some(LimitKind::Cancelled) if !called_off => None,
         other => other,
     })
+}
+
+/// Starts a thread on `scope` that sets `stop` once `trigger` holds, checking every `every`
+/// until `done`; false if the system refused the thread.
+fn watch<'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    done: &'scope AtomicBool,
+    stop: &'scope AtomicBool,
+    every: Duration,
+    trigger: impl Fn() -> bool + Send + 'scope,
+) -> bool {
+    let watcher = std::thread::Builder::new().spawn_scoped(scope, move || {
+        while !done.load(AtomicOrdering::Relaxed) {
+            if trigger() {
+                stop.store(true, AtomicOrdering::Relaxed);
+                return;
+            }
+            std::thread::sleep(every);
+        }
+    });
+    watcher.is_ok()
 }
 
 /// Anytime search: answers of falling length until the answer is proven optimal, the time
@@ -387,19 +390,11 @@ fn both_ways<H: Heuristic>(
     let done = AtomicBool::new(false);
     let (forward, backward) = std::thread::scope(|scope| {
         if let Some(cancel) = &user_cancel {
-            let (stop, done) = (&stop, &done);
-            let watcher = std::thread::Builder::new().spawn_scoped(scope, move || {
-                while !done.load(AtomicOrdering::Relaxed) {
-                    if cancel.load(AtomicOrdering::Relaxed) {
-                        stop.store(true, AtomicOrdering::Relaxed);
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-            });
             // A watcher the system refused leaves the caller's cancel to the deadline, which
             // a search on two threads always has.
-            drop(watcher);
+            watch(scope, &done, &stop, Duration::from_millis(5), || {
+                cancel.load(AtomicOrdering::Relaxed)
+            });
         }
         let other = std::thread::Builder::new().spawn_scoped(scope, || {
             let mut said = |i: &Improvement| report(&Improvement { from_goal: true, ..*i });
