@@ -441,7 +441,7 @@ pub(crate) struct LimitOpts {
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
     pub(crate) timeout: Option<Duration>,
     /// A* and BFS: give up when N nodes are stored; --within: the most nodes weighted A* stores
-    /// (4,000,000 by default) before beams and IDA* take over; --time-limit and the large-board
+    /// (4,000,000 by default; beams and IDA* beside it go on); --time-limit and the large-board
     /// default: the most boards a beam keeps (80,000,000 by default, about 1 GB)
     #[arg(long, value_name = "N")]
     pub(crate) max_stored: Option<usize>,

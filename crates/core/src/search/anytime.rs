@@ -19,11 +19,12 @@
 //! the incumbent pruned), after a narrow beam on boards past the 4x4 whose answer is returned
 //! at once when it is within `F` of the lower bound. Alongside the open list ordered by
 //! g + w h, the run keeps a second heap ordered by g + h over the same nodes (stale entries
-//! skipped when read), so it knows the least f of the nodes open. When that run fills memory
-//! ([`Limits::max_stored`]) before its answer is within `F` of the lower bound, searches that
-//! store little take over rather than the answer being lost: beams of growing width shorten it,
-//! then IDA* raises the lower bound until the answer is within `F` of the bound of the iteration
-//! running (a watcher thread compares the two and stops IDA*), or answers optimally itself.
+//! skipped when read), so it knows the least f of the nodes open. Beside it, on a thread of its
+//! own past the 4x4 (on one core too: neither is known in advance to be the quicker), searches
+//! that store little run: beams of growing width shorten the answer, then IDA* raises the lower
+//! bound until the answer is within `F` of the bound of the iteration running (a watcher thread
+//! compares the two and stops IDA*), or answers optimally itself. The first to finish stops the
+//! other; weighted A* filling memory ([`Limits::max_stored`]) leaves IDA* to go on alone.
 //!
 //! The proven lower bound reported with every answer is the largest of:
 //! - the heuristic at the start (admissible);
@@ -144,32 +145,7 @@ pub fn bounded<H: Heuristic>(
     }
     let mut last_stop = first.stop;
     if !near.within(within) && first.stop.is_none_or(|k| k == LimitKind::Memory) {
-        let fixed = ((within * WEIGHT_ONE as f64).floor() as u64).max(WEIGHT_ONE);
-        let run_limits = Limits { max_nodes: near.nodes_left(limits), ..limits.clone() };
-        let n = problem.start().size().cells();
-        let bound = near.bound();
-        let weighted = if n <= 16 {
-            run::<u64, H>(problem, heuristic, fixed, bound, &run_limits, &mut near.stats)
-        } else if n <= 25 {
-            run::<u128, H>(problem, heuristic, fixed, bound, &run_limits, &mut near.stats)
-        } else {
-            run::<Box<[u8]>, H>(problem, heuristic, fixed, bound, &run_limits, &mut near.stats)
-        };
-        if near.admissible {
-            near.lower = near.lower.max(weighted.lower_bound);
-        }
-        if let Some(path) = weighted.found {
-            if near.admissible {
-                // c <= w * optimum, with w = fixed / WEIGHT_ONE.
-                let c = path.len() as u64;
-                near.lower = near.lower.max((c * WEIGHT_ONE).div_ceil(fixed) as u32);
-            }
-            near.offer(path, Method::Weighted(within), limits, &mut quiet);
-        }
-        last_stop = weighted.stop;
-    }
-    if !near.within(within) && last_stop == Some(LimitKind::Memory) {
-        last_stop = memory_bounded(problem, heuristic, within, limits, &mut near)?;
+        last_stop = weighted_or_ida(problem, heuristic, within, limits, &mut near)?;
     }
     // The guarantee holds if the answer is within the factor of the proven lower bound.
     if !near.within(within) {
@@ -183,25 +159,138 @@ pub fn bounded<H: Heuristic>(
 /// The width of [`bounded`]'s first beam.
 const BOUNDED_BEAM: usize = 64;
 
-/// The widest beam [`memory_bounded`] runs before IDA*.
+/// The widest beam [`widen`] runs.
 const FALLBACK_MAX_WIDTH: usize = 16_384;
 
-/// How often [`memory_bounded`]'s watcher compares IDA*'s bound with the answer.
+/// How often [`ida_within`]'s watcher compares IDA*'s bound with the answer.
 const WATCH_EVERY: Duration = Duration::from_millis(2);
 
-/// [`bounded`] after weighted A* filled memory: searches that store little take over until the
-/// answer is within `within` of the lower bound. Beams of growing width (from 256, four times
-/// wider each, up to [`FALLBACK_MAX_WIDTH`] or memory) shorten the answer, then IDA* raises the
-/// lower bound, stopped by a watcher as soon as the answer is within the factor of the bound
-/// of the iteration running (every shorter path has been searched), or by its own answer,
-/// which is optimal. Returns the limit that stopped it, if one did.
-fn memory_bounded<H: Heuristic>(
+/// [`bounded`] after its first beam, until the answer is within `within` of the lower bound.
+/// Weighted A* of weight `within` answers within the factor when it fits in memory (large
+/// factors, small or large boards); IDA* with a strong estimate raises the bound past the answer
+/// over `within` storing nothing (small factors, the 5x5's databases). Neither is known in
+/// advance to be the quicker, so past the 4x4 the two run side by side ([`side_by_side`]), on
+/// one core too (a parallel portfolio: at most twice the quicker one's time, where running them
+/// in turn lost the iterations each turn cut short: `docs/performance.md`). Up to the 4x4,
+/// where weighted A* rarely fills memory and a thread would cost more than the search,
+/// weighted A* runs alone first, then beams and IDA* if it filled memory. Returns the limit
+/// that stopped it, if one did.
+fn weighted_or_ida<H: Heuristic>(
     problem: &Problem,
     heuristic: &H,
     within: f64,
     limits: &Limits,
     near: &mut Near,
 ) -> Result<Option<LimitKind>, SearchError> {
+    if problem.start().size().cells() > 16 || limits.threads >= 2 {
+        return side_by_side(problem, heuristic, within, limits, near);
+    }
+    let full = limits.max_stored.unwrap_or(NEAR_MAX_STORED).max(1);
+    let stop = near.weighted(problem, heuristic, within, full, limits);
+    if near.within(within) || stop != Some(LimitKind::Memory) {
+        return Ok(stop);
+    }
+    if let Some(kind) = widen(problem, heuristic, within, limits, near) {
+        return Ok(Some(kind));
+    }
+    ida_within(problem, heuristic, within, limits, near)
+}
+
+/// [`weighted_or_ida`] past the 4x4 or on two threads or more: weighted A* with all the memory
+/// allowed on this thread, and beside it on a thread of its own beams then IDA* (on
+/// [`Limits::threads`] threads: weighted A* often fills memory within seconds and leaves its
+/// core to IDA*), their answers shared. The first to bring the answer within `within` of its
+/// lower bound stops the other; weighted A* filling memory leaves IDA* to go on alone. Returns
+/// the caller's limit that stopped them, if one did.
+fn side_by_side<H: Heuristic>(
+    problem: &Problem,
+    heuristic: &H,
+    within: f64,
+    limits: &Limits,
+    near: &mut Near,
+) -> Result<Option<LimitKind>, SearchError> {
+    // Each stops on `stop`: set when the other is done, or when the caller's cancel is (a
+    // watcher passes it on). Node limits are shared between the two.
+    let stop = Arc::new(AtomicBool::new(false));
+    let user_cancel = limits.cancel.clone();
+    let called_off = || user_cancel.as_ref().is_some_and(|c| c.load(AtomicOrdering::Relaxed));
+    let ours = Limits {
+        max_nodes: limits.max_nodes.map(|m| m / 2),
+        cancel: Some(Arc::clone(&stop)),
+        ..limits.clone()
+    };
+    let theirs = ours.clone();
+    let shared = Arc::new(AtomicU32::new(near.bound()));
+    near.shared = Some(Arc::clone(&shared));
+    let mut other = near.fork();
+    let done = AtomicBool::new(false);
+    let full = limits.max_stored.unwrap_or(NEAR_MAX_STORED).max(1);
+    let (weighted, beside) = std::thread::scope(|scope| {
+        if user_cancel.is_some() {
+            // A watcher the system refused leaves the caller's cancel unheard until the
+            // searches end on their own.
+            watch(scope, &done, &stop, Duration::from_millis(5), called_off);
+        }
+        let handle = std::thread::Builder::new().spawn_scoped(scope, || {
+            let r = match widen(problem, heuristic, within, &theirs, &mut other) {
+                Some(kind) => Ok(Some(kind)),
+                None => ida_within(problem, heuristic, within, &theirs, &mut other),
+            };
+            stop.store(true, AtomicOrdering::Relaxed);
+            r
+        });
+        let weighted = near.weighted(problem, heuristic, within, full, &ours);
+        // Weighted A* that filled memory leaves IDA* to go on; otherwise it is done.
+        if weighted != Some(LimitKind::Memory) {
+            stop.store(true, AtomicOrdering::Relaxed);
+        }
+        let beside = match handle {
+            Ok(h) => h.join().ok(),
+            Err(_) => None,
+        };
+        done.store(true, AtomicOrdering::Relaxed);
+        (weighted, beside)
+    });
+    near.shared = None;
+    let beside = match beside {
+        Some(r) => Some(r?),
+        // No second thread: IDA* here, as on one thread.
+        None if weighted == Some(LimitKind::Memory) && !near.within(within) => {
+            return ida_within(problem, heuristic, within, limits, near);
+        }
+        None => None,
+    };
+    near.add_stats(&other.stats);
+    near.lower = near.lower.max(other.lower);
+    if let Some(path) = other.best
+        && near.best.as_ref().is_none_or(|b| path.len() < b.len())
+    {
+        near.best = Some(path);
+    }
+    if near.within(within) {
+        return Ok(None);
+    }
+    if called_off() {
+        return Ok(Some(LimitKind::Cancelled));
+    }
+    // A limit of the caller's (time, nodes, memory) stopped the one that did not finish.
+    Ok(match (weighted, beside.flatten()) {
+        (_, Some(kind)) if kind != LimitKind::Cancelled => Some(kind),
+        (Some(kind), _) if kind != LimitKind::Cancelled => Some(kind),
+        _ => None,
+    })
+}
+
+/// Beams of growing width (from 256, four times wider each, up to [`FALLBACK_MAX_WIDTH`] or
+/// memory) shortening the answer until it is within `within` of the lower bound; returns the
+/// caller's limit if one stopped them.
+fn widen<H: Heuristic>(
+    problem: &Problem,
+    heuristic: &H,
+    within: f64,
+    limits: &Limits,
+    near: &mut Near,
+) -> Option<LimitKind> {
     let mut quiet = |_: &Improvement| {};
     let max_kept = limits.max_stored.map_or(BEAM_MAX_KEPT, |m| m as u64);
     let mut width = 256;
@@ -213,20 +302,41 @@ fn memory_bounded<H: Heuristic>(
         match run.stop {
             None | Some(LimitKind::Depth) => width *= 4,
             Some(LimitKind::Memory) => break,
-            Some(kind) => return Ok(Some(kind)),
+            Some(kind) => return Some(kind),
         }
     }
+    None
+}
+
+/// IDA* raising the lower bound, resumed at the bound proven so far, stopped by a watcher as
+/// soon as the answer is within `within` of the bound of the iteration running (every shorter
+/// path has been searched), or by its own answer (optimal). Returns the limit that stopped it,
+/// if one did; the watcher's stop is not one.
+fn ida_within<H: Heuristic>(
+    problem: &Problem,
+    heuristic: &H,
+    within: f64,
+    limits: &Limits,
+    near: &mut Near,
+) -> Result<Option<LimitKind>, SearchError> {
     if near.within(within) || !near.admissible {
         return Ok(None);
     }
-    // IDA* stops on the caller's cancel (passed on by the watcher) or once within the factor.
-    let best = near.bound();
+    let mut quiet = |_: &Improvement| {};
+    // The answer to compare with: this search's, or a shorter one shared by another.
+    let own = near.bound();
+    let shared = near.shared.clone();
+    let best =
+        move || own.min(shared.as_ref().map_or(u32::MAX, |s| s.load(AtomicOrdering::Relaxed)));
+    // Every shorter path has been searched: resume at the proven bound.
+    let from = near.lower;
     let stop = Arc::new(AtomicBool::new(false));
     // A counter of IDA*'s own (a caller's could hold another search's bound until IDA*'s
     // first iteration publishes).
     let progress = Arc::new(super::SearchProgress::new());
+    let max_nodes = near.nodes_left(limits);
     let ida_limits = Limits {
-        max_nodes: near.nodes_left(limits),
+        max_nodes,
         cancel: Some(Arc::clone(&stop)),
         progress: Some(Arc::clone(&progress)),
         ..limits.clone()
@@ -236,11 +346,12 @@ fn memory_bounded<H: Heuristic>(
         let watched = watch(scope, &done, &stop, WATCH_EVERY, || {
             let called_off =
                 limits.cancel.as_ref().is_some_and(|c| c.load(AtomicOrdering::Relaxed));
-            called_off || f64::from(best) <= within * f64::from(progress.snapshot().bound)
+            called_off || f64::from(best()) <= within * f64::from(progress.snapshot().bound)
         });
         // No thread for the watcher: IDA* to the end, on the caller's cancel.
-        let unwatched = Limits { progress: None, ..limits.clone() };
-        let r = super::ida(problem, heuristic, if watched { &ida_limits } else { &unwatched });
+        let unwatched = Limits { max_nodes, progress: None, ..limits.clone() };
+        let run_limits = if watched { &ida_limits } else { &unwatched };
+        let r = super::ida::ida_from(problem, heuristic, run_limits, from);
         done.store(true, AtomicOrdering::Relaxed);
         r
     });
@@ -643,6 +754,21 @@ impl Near {
         })
     }
 
+    /// A search of the same position sharing this one's answers: the same incumbent and lower
+    /// bound, none of its work.
+    fn fork(&self) -> Near {
+        Near {
+            start: self.start.clone(),
+            t0: self.t0,
+            admissible: self.admissible,
+            root_h: self.root_h,
+            lower: self.lower,
+            best: self.best.clone(),
+            stats: Stats::default(),
+            shared: self.shared.clone(),
+        }
+    }
+
     /// Whether the incumbent is proven to be at most `factor` times the optimum.
     fn within(&self, factor: f64) -> bool {
         self.admissible
@@ -666,6 +792,46 @@ impl Near {
         };
         let bound = self.bound().min(self.depth_cap());
         beam(problem, heuristic, width, bound, &run_limits, &mut self.stats)
+    }
+
+    /// One weighted A* run of weight `within` (rounded down, which keeps the guarantee),
+    /// pruned by the incumbent, storing at most `stored` nodes: its answer and lower bounds
+    /// taken; returns the limit that stopped it, if one did.
+    fn weighted<H: Heuristic>(
+        &mut self,
+        problem: &Problem,
+        heuristic: &H,
+        within: f64,
+        stored: usize,
+        limits: &Limits,
+    ) -> Option<LimitKind> {
+        let fixed = ((within * WEIGHT_ONE as f64).floor() as u64).max(WEIGHT_ONE);
+        let run_limits = Limits {
+            max_nodes: self.nodes_left(limits),
+            max_stored: Some(stored),
+            ..limits.clone()
+        };
+        let n = problem.start().size().cells();
+        let bound = self.bound();
+        let weighted = if n <= 16 {
+            run::<u64, H>(problem, heuristic, fixed, bound, &run_limits, &mut self.stats)
+        } else if n <= 25 {
+            run::<u128, H>(problem, heuristic, fixed, bound, &run_limits, &mut self.stats)
+        } else {
+            run::<Box<[u8]>, H>(problem, heuristic, fixed, bound, &run_limits, &mut self.stats)
+        };
+        if self.admissible {
+            self.lower = self.lower.max(weighted.lower_bound);
+        }
+        if let Some(path) = weighted.found {
+            if self.admissible {
+                // c <= w * optimum, with w = fixed / WEIGHT_ONE.
+                let c = path.len() as u64;
+                self.lower = self.lower.max((c * WEIGHT_ONE).div_ceil(fixed) as u32);
+            }
+            self.offer(path, Method::Weighted(within), limits, &mut |_| {});
+        }
+        weighted.stop
     }
 
     /// Whether the incumbent is proven optimal.

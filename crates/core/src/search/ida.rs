@@ -78,7 +78,19 @@ pub fn ida<H: Heuristic>(
     heuristic: &H,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
-    ida_with(problem, heuristic, limits, Fsm::for_cells(problem.start().size().cells()))
+    ida_with(problem, heuristic, limits, Fsm::for_cells(problem.start().size().cells()), 0)
+}
+
+/// [`ida`] whose first iteration's bound is at least `from`, which the caller has proven no
+/// solution is shorter than (a search stopped in an iteration of bound `from` resumes there:
+/// every shorter path was searched). The answer is still optimal.
+pub(crate) fn ida_from<H: Heuristic>(
+    problem: &Problem,
+    heuristic: &H,
+    limits: &Limits,
+    from: u32,
+) -> Result<Solution, SearchError> {
+    ida_with(problem, heuristic, limits, Fsm::for_cells(problem.start().size().cells()), from)
 }
 
 /// Builds what IDA* on boards of `size` shares between searches, its duplicate-path machine (up
@@ -88,13 +100,14 @@ pub fn prepare_ida(size: crate::Size) {
     Fsm::for_cells(size.cells());
 }
 
-/// [`ida`] with the move strings that `fsm` accepts: [`Fsm::for_cells`] prunes duplicate paths,
-/// [`Fsm::no_undo`] only undos.
+/// [`ida`] with the move strings that `fsm` accepts ([`Fsm::for_cells`] prunes duplicate paths,
+/// [`Fsm::no_undo`] only undos), its first bound at least `from`.
 pub(crate) fn ida_with<H: Heuristic>(
     problem: &Problem,
     heuristic: &H,
     limits: &Limits,
     fsm: &Fsm,
+    from: u32,
 ) -> Result<Solution, SearchError> {
     let t0 = Instant::now();
     let start = problem.start();
@@ -126,7 +139,7 @@ pub(crate) fn ida_with<H: Heuristic>(
     let shared =
         Shared { h: heuristic, table: &table, fsm, limits, goal, n, generated: AtomicU64::new(1) };
     let mut stats = Stats { generated: 1, ..Stats::default() };
-    let mut bound = initial_h;
+    let mut bound = initial_h.max(from);
     // Each subtree's moves and reach in the last iteration, when subtrees are ordered.
     let mut reach: Option<Vec<(Vec<Dir>, u32)>> = (n >= ORDERED_MIN_CELLS).then(Vec::new);
     loop {

@@ -181,6 +181,28 @@ fn ida_agrees_with_exact_distances_on_a_3x3_sample() {
 }
 
 #[test]
+fn ida_resumed_at_a_proven_bound_stays_optimal_and_skips_the_iterations_below() {
+    // Every 3x3 distance d from 16 up, resumed at each proven bound from d - 8 to d: the same
+    // length (exact, by BFS), and no more nodes than a search from the start's estimate.
+    let goal = Board::blank_last(Size::S3X3);
+    let exact = Exact::new(&goal).unwrap();
+    let md = Manhattan::new(&goal);
+    let sample: Vec<_> = sample_3x3(&exact, 997).into_iter().filter(|(_, d)| *d >= 16).collect();
+    assert!(sample.len() > 100);
+    for (start, d) in sample {
+        let p = Problem::new(start.clone(), goal.clone()).unwrap();
+        let whole = ida(&p, &md, &Limits::default()).unwrap();
+        for from in d - 8..=d {
+            let resumed = ida::ida_from(&p, &md, &Limits::default(), from).unwrap();
+            assert_eq!(resumed.len() as u32, d, "{start:?} from {from}");
+            assert_replays(&resumed, &start, &goal);
+            assert!(resumed.stats.generated <= whole.stats.generated, "{start:?} from {from}");
+            assert!(resumed.stats.thresholds.iter().all(|&t| t >= from));
+        }
+    }
+}
+
+#[test]
 fn astar_bfs_greedy_weighted_agree_with_exact_on_a_3x3_sample() {
     let goal = Board::blank_first(Size::S3X3);
     let exact = Exact::new(&goal).unwrap();
@@ -531,7 +553,7 @@ fn duplicate_path_pruning_generates_fewer_nodes() {
     for (id, len, start) in instances.into_iter().take(6) {
         let p = Problem::new(start, goal.clone()).unwrap();
         let with = ida(&p, &lc, &Limits::default()).unwrap();
-        let without = ida::ida_with(&p, &lc, &Limits::default(), Fsm::no_undo()).unwrap();
+        let without = ida::ida_with(&p, &lc, &Limits::default(), Fsm::no_undo(), 0).unwrap();
         assert_eq!((with.len(), without.len()), (len, len), "instance {id}");
         assert_eq!(with.stats.thresholds, without.stats.thresholds, "instance {id}");
         pruned += with.stats.generated;

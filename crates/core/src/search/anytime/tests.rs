@@ -143,6 +143,87 @@ fn bounded_after_memory_runs_out_still_stops_on_the_callers_cancel() {
 }
 
 #[test]
+fn bounded_side_by_side_answers_within_its_factor() {
+    // On two threads weighted A* and IDA* run side by side: with 20,000 nodes of memory
+    // weighted A* fails and IDA* answers; with room (and a larger factor) either may.
+    let goal = Board::blank_first(Size::S4X4);
+    let h = LinearConflict::new(&goal);
+    for (within, max_stored) in [(1.02, Some(20_000)), (1.3, None)] {
+        let limits = Limits { max_stored, threads: 2, ..Limits::default() };
+        for (start, optimum) in korf_positions(KORF100).into_iter().take(4) {
+            let p = Problem::new(start.clone(), goal.clone()).unwrap();
+            let near = bounded(&p, &h, within, &limits).unwrap();
+            check(&near, &start, &goal, optimum);
+            let len = near.solution.len() as f64;
+            assert!(len <= within * f64::from(optimum), "{start:?}: {len} > {within} x {optimum}");
+            assert!(len <= within * f64::from(near.lower_bound));
+            assert_eq!(near.bound, Some(within));
+        }
+    }
+}
+
+#[test]
+fn bounded_on_a_5x5_answers_within_its_factor_on_one_thread() {
+    // Past the 4x4 the two searches share one thread's core. Walks of 40 moves from the goal,
+    // whose optimum IDA* with Manhattan distance confirms.
+    let goal = Board::blank_last(Size::new(5, 5).unwrap());
+    let (md, lc) = (crate::heuristic::Manhattan::new(&goal), LinearConflict::new(&goal));
+    for seed in 1..=4u64 {
+        let mut start = goal.clone();
+        let mut x = seed;
+        for _ in 0..40 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            start.apply(Dir::ALL[(x >> 62) as usize]);
+        }
+        let p = Problem::new(start.clone(), goal.clone()).unwrap();
+        let optimum = crate::search::ida(&p, &md, &Limits::default()).unwrap().len() as u32;
+        let limits = Limits { max_stored: Some(20_000), threads: 1, ..Limits::default() };
+        let near = bounded(&p, &lc, 1.05, &limits).unwrap();
+        check(&near, &start, &goal, optimum);
+        let len = near.solution.len() as f64;
+        assert!(len <= 1.05 * f64::from(optimum), "{start:?}: {len} > 1.05 x {optimum}");
+    }
+}
+
+#[test]
+fn bounded_side_by_side_stops_on_the_callers_cancel() {
+    // As below, on two threads: the caller's cancel, set after 0.2 s, must stop weighted A*
+    // (which could store a million nodes) and IDA* beside it; the deadline is a backstop.
+    let text = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/instances/hardest15.txt"
+    ));
+    let goal = Board::blank_first(Size::S4X4);
+    let h = LinearConflict::new(&goal);
+    let (start, optimum) = korf_positions(text)[0].clone();
+    let p = Problem::new(start, goal.clone()).unwrap();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        max_stored: Some(1_000_000),
+        threads: 2,
+        cancel: Some(Arc::clone(&cancel)),
+        deadline: Some(Instant::now() + Duration::from_secs(20)),
+        ..Limits::default()
+    };
+    let t0 = Instant::now();
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(200));
+            cancel.store(true, AtomicOrdering::Relaxed);
+        });
+        bounded(&p, &h, 1.0, &limits)
+    });
+    // Stopped by the cancel, not by the backstop (which would also report it, once set).
+    assert!(t0.elapsed() < Duration::from_secs(10), "took {:?}", t0.elapsed());
+    match result {
+        Err(SearchError::LimitReached { kind: LimitKind::Cancelled, lower_bound, .. }) => {
+            assert!(lower_bound <= optimum);
+        }
+        other => panic!("expected the caller's cancel, got {other:?}"),
+    }
+}
+
+#[test]
 fn anytime_improves_and_bounds_hold_on_4x4() {
     // Korf's 100, first 6: known optimal lengths.
     let goal = Board::blank_first(Size::S4X4);
