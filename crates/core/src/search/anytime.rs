@@ -223,34 +223,27 @@ fn side_by_side<H: Heuristic>(
     let shared = Arc::new(AtomicU32::new(near.bound()));
     near.shared = Some(Arc::clone(&shared));
     let mut other = near.fork();
-    let done = AtomicBool::new(false);
     let full = limits.max_stored.unwrap_or(NEAR_MAX_STORED).max(1);
-    let (weighted, beside) = std::thread::scope(|scope| {
-        if user_cancel.is_some() {
-            // A watcher the system refused leaves the caller's cancel unheard until the
-            // searches end on their own.
-            watch(scope, &done, &stop, Duration::from_millis(5), called_off);
-        }
-        let handle = std::thread::Builder::new().spawn_scoped(scope, || {
+    let (weighted, beside) = pair(
+        &stop,
+        user_cancel.as_deref(),
+        || {
+            let weighted = near.weighted(problem, heuristic, within, full, &ours);
+            // Weighted A* that filled memory leaves IDA* to go on; otherwise it is done.
+            if weighted != Some(LimitKind::Memory) {
+                stop.store(true, AtomicOrdering::Relaxed);
+            }
+            weighted
+        },
+        || {
             let r = match widen(problem, heuristic, within, &theirs, &mut other) {
                 Some(kind) => Ok(Some(kind)),
                 None => ida_within(problem, heuristic, within, &theirs, &mut other),
             };
             stop.store(true, AtomicOrdering::Relaxed);
             r
-        });
-        let weighted = near.weighted(problem, heuristic, within, full, &ours);
-        // Weighted A* that filled memory leaves IDA* to go on; otherwise it is done.
-        if weighted != Some(LimitKind::Memory) {
-            stop.store(true, AtomicOrdering::Relaxed);
-        }
-        let beside = match handle {
-            Ok(h) => h.join().ok(),
-            Err(_) => None,
-        };
-        done.store(true, AtomicOrdering::Relaxed);
-        (weighted, beside)
-    });
+        },
+    );
     near.shared = None;
     let beside = match beside {
         Some(r) => Some(r?),
@@ -260,13 +253,8 @@ fn side_by_side<H: Heuristic>(
         }
         None => None,
     };
-    near.add_stats(&other.stats);
-    near.lower = near.lower.max(other.lower);
-    if let Some(path) = other.best
-        && near.best.as_ref().is_none_or(|b| path.len() < b.len())
-    {
-        near.best = Some(path);
-    }
+    let path = other.best.take();
+    near.absorb(&other, path);
     if near.within(within) {
         return Ok(None);
     }
@@ -386,6 +374,31 @@ fn watch<'scope>(
     watcher.is_ok()
 }
 
+/// Runs `here` on this thread and `there` on a thread of its own (or nowhere, `None`, if the
+/// system refused it), with a watcher that passes `cancel` (the caller's) on to `stop`, which
+/// both searches watch. A watcher the system refused leaves the caller's cancel unheard until
+/// the searches end on their own (by their deadline, or the other's `stop`).
+fn pair<A, B: Send>(
+    stop: &AtomicBool,
+    cancel: Option<&AtomicBool>,
+    here: impl FnOnce() -> A,
+    there: impl FnOnce() -> B + Send,
+) -> (A, Option<B>) {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        if let Some(cancel) = cancel {
+            watch(scope, &done, stop, Duration::from_millis(5), || {
+                cancel.load(AtomicOrdering::Relaxed)
+            });
+        }
+        let handle = std::thread::Builder::new().spawn_scoped(scope, there);
+        let a = here();
+        let b = handle.ok().and_then(|h| h.join().ok());
+        done.store(true, AtomicOrdering::Relaxed);
+        (a, b)
+    })
+}
+
 /// Anytime search: answers of falling length until the answer is proven optimal, the time
 /// runs out or a limit is reached; `on_improve` hears of each. Returns the best answer, or the
 /// limit's error (with a proven lower bound) if none was found.
@@ -498,45 +511,30 @@ fn both_ways<H: Heuristic>(
             (r.0)(i);
         }
     };
-    let done = AtomicBool::new(false);
-    let (forward, backward) = std::thread::scope(|scope| {
-        if let Some(cancel) = &user_cancel {
-            // A watcher the system refused leaves the caller's cancel to the deadline, which
-            // a search on two threads always has.
-            watch(scope, &done, &stop, Duration::from_millis(5), || {
-                cancel.load(AtomicOrdering::Relaxed)
-            });
-        }
-        let other = std::thread::Builder::new().spawn_scoped(scope, || {
+    let (forward, backward) = pair(
+        &stop,
+        user_cancel.as_deref(),
+        || {
+            let mut said = |i: &Improvement| report(i);
+            let forward = one_way(problem, heuristic, limits, &mut near, &mut said);
+            if near.proven() {
+                stop.store(true, AtomicOrdering::Relaxed);
+            }
+            forward
+        },
+        || {
             let mut said = |i: &Improvement| report(&Improvement { from_goal: true, ..*i });
             let r = one_way(&back, &towards_start, limits, &mut far, &mut said);
             if far.proven() {
                 stop.store(true, AtomicOrdering::Relaxed);
             }
             r.map(|stop| (far, stop))
-        });
-        let mut said = |i: &Improvement| report(i);
-        let forward = one_way(problem, heuristic, limits, &mut near, &mut said);
-        if near.proven() {
-            stop.store(true, AtomicOrdering::Relaxed);
-        }
-        let backward = match other {
-            Ok(handle) => handle.join().ok(),
-            Err(_) => None,
-        };
-        done.store(true, AtomicOrdering::Relaxed);
-        (forward, backward)
-    });
+        },
+    );
     let mut last_stop = forward?;
     if let Some(Ok((far, stop))) = backward {
-        near.add_stats(&far.stats);
-        near.lower = near.lower.max(far.lower);
-        if let Some(path) = far.best {
-            let turned = turned_round(&path);
-            if near.best.as_ref().is_none_or(|b| turned.len() < b.len()) {
-                near.best = Some(turned);
-            }
-        }
+        let turned = far.best.as_deref().map(turned_round);
+        near.absorb(&far, turned);
         if near.best.is_none() {
             last_stop = last_stop.or(stop);
         }
@@ -766,6 +764,18 @@ impl Near {
             best: self.best.clone(),
             stats: Stats::default(),
             shared: self.shared.clone(),
+        }
+    }
+
+    /// Takes in the work and lower bound of `other`, a search of the same position, and `path`
+    /// (its answer, from this search's start) if shorter than the incumbent.
+    fn absorb(&mut self, other: &Near, path: Option<Vec<Dir>>) {
+        self.add_stats(&other.stats);
+        self.lower = self.lower.max(other.lower);
+        if let Some(path) = path
+            && self.best.as_ref().is_none_or(|b| path.len() < b.len())
+        {
+            self.best = Some(path);
         }
     }
 

@@ -107,11 +107,11 @@ fn bounded_answers_within_its_factor_when_weighted_astar_fills_memory() {
     }
 }
 
-#[test]
-fn bounded_after_memory_runs_out_still_stops_on_the_callers_cancel() {
-    // An 80-move position with linear conflict and F = 1: IDA* would run for minutes. The
-    // caller's cancel, set after 0.2 s, must reach it through the watcher; the deadline is
-    // only a backstop (a stop by it fails the test).
+/// `bounded` with F = 1 and linear conflict on the first 80-move position (IDA* would run for
+/// minutes), the caller's cancel set after 0.2 s and `limits`' other fields as given, with a
+/// deadline 20 s away only as a backstop; checks the search ended on the cancel, well before
+/// the backstop.
+fn bounded_stops_on_the_callers_cancel(limits: Limits) {
     let text = include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../../shared/instances/hardest15.txt"
@@ -122,11 +122,11 @@ fn bounded_after_memory_runs_out_still_stops_on_the_callers_cancel() {
     let p = Problem::new(start, goal.clone()).unwrap();
     let cancel = Arc::new(AtomicBool::new(false));
     let limits = Limits {
-        max_stored: Some(20_000),
         cancel: Some(Arc::clone(&cancel)),
         deadline: Some(Instant::now() + Duration::from_secs(20)),
-        ..Limits::default()
+        ..limits
     };
+    let t0 = Instant::now();
     let result = std::thread::scope(|scope| {
         scope.spawn(|| {
             std::thread::sleep(Duration::from_millis(200));
@@ -134,12 +134,21 @@ fn bounded_after_memory_runs_out_still_stops_on_the_callers_cancel() {
         });
         bounded(&p, &h, 1.0, &limits)
     });
+    // Stopped by the cancel, not by the backstop (which would also report it, once set).
+    assert!(t0.elapsed() < Duration::from_secs(10), "took {:?}", t0.elapsed());
     match result {
         Err(SearchError::LimitReached { kind: LimitKind::Cancelled, lower_bound, .. }) => {
             assert!(lower_bound <= optimum);
         }
         other => panic!("expected the caller's cancel, got {other:?}"),
     }
+}
+
+#[test]
+fn bounded_after_memory_runs_out_still_stops_on_the_callers_cancel() {
+    // Weighted A* fills its 20,000 nodes at once: the cancel must reach IDA* through the
+    // watcher.
+    bounded_stops_on_the_callers_cancel(Limits { max_stored: Some(20_000), ..Limits::default() });
 }
 
 #[test]
@@ -187,40 +196,13 @@ fn bounded_on_a_5x5_answers_within_its_factor_on_one_thread() {
 
 #[test]
 fn bounded_side_by_side_stops_on_the_callers_cancel() {
-    // As below, on two threads: the caller's cancel, set after 0.2 s, must stop weighted A*
-    // (which could store a million nodes) and IDA* beside it; the deadline is a backstop.
-    let text = include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/instances/hardest15.txt"
-    ));
-    let goal = Board::blank_first(Size::S4X4);
-    let h = LinearConflict::new(&goal);
-    let (start, optimum) = korf_positions(text)[0].clone();
-    let p = Problem::new(start, goal.clone()).unwrap();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let limits = Limits {
+    // On two threads the cancel must stop weighted A* (which could store a million nodes) and
+    // IDA* beside it.
+    bounded_stops_on_the_callers_cancel(Limits {
         max_stored: Some(1_000_000),
         threads: 2,
-        cancel: Some(Arc::clone(&cancel)),
-        deadline: Some(Instant::now() + Duration::from_secs(20)),
         ..Limits::default()
-    };
-    let t0 = Instant::now();
-    let result = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            std::thread::sleep(Duration::from_millis(200));
-            cancel.store(true, AtomicOrdering::Relaxed);
-        });
-        bounded(&p, &h, 1.0, &limits)
     });
-    // Stopped by the cancel, not by the backstop (which would also report it, once set).
-    assert!(t0.elapsed() < Duration::from_secs(10), "took {:?}", t0.elapsed());
-    match result {
-        Err(SearchError::LimitReached { kind: LimitKind::Cancelled, lower_bound, .. }) => {
-            assert!(lower_bound <= optimum);
-        }
-        other => panic!("expected the caller's cancel, got {other:?}"),
-    }
 }
 
 #[test]
