@@ -370,8 +370,14 @@ impl PdbHeuristic {
             let found = t.header().encoding.metric();
             return Err(super::PdbError::WrongMetric { expected: "stm", found, hint: "" }.into());
         }
-        let zero_aware =
-            tables.iter().any(|t| t.header().encoding == super::EntryEncoding::ZeroAware);
+        // Zero-aware entries (bytes or bits) are indexed and stepped only by the catalogue,
+        // which reads one partition as well as several.
+        let zero_aware = tables.iter().any(|t| {
+            matches!(
+                t.header().encoding,
+                super::EntryEncoding::ZeroAware | super::EntryEncoding::ZeroAwareBits
+            )
+        });
         if zero_aware || overlap(&tables) {
             let name = name.into();
             return match Catalogue::<32>::new(goal, tables.clone(), reflect, dual, name.clone()) {

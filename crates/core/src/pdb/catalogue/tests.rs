@@ -190,6 +190,33 @@ fn zero_aware_steps_match_init_and_ida_is_optimal() {
     }
 }
 
+/// Disjoint zero-aware tables (one partition) are read as a catalogue too, whether their
+/// entries are bytes or bits: the plain lookup knows neither encoding (tables of bits once
+/// reached it and read past their end).
+#[test]
+fn one_partition_of_zero_aware_tables_is_a_catalogue() {
+    let canonical = Board::blank_first(Size::S3X3);
+    let part = [&PATTERNS_3X3[0][..], &PATTERNS_3X3[1][..]];
+    let zero: Vec<_> = part.iter().map(|p| zero_table_for(&canonical, p)).collect();
+    let bits: Vec<_> = part.iter().map(|p| zero_bits_table_for(&canonical, p)).collect();
+    for goal in corner_goals() {
+        let truth = all_positions(&goal);
+        let z = PdbHeuristic::new(&goal, zero.clone(), true, false, "z").unwrap();
+        let b = PdbHeuristic::new(&goal, bits.clone(), true, false, "b").unwrap();
+        for h in [&z, &b] {
+            assert!(matches!(h, PdbHeuristic::Catalogue(_)), "goal {goal:?}");
+        }
+        let mut raised = 0;
+        for (board, d) in truth.iter().step_by(7) {
+            let e = b.estimate(board.cells());
+            assert_eq!(e, z.estimate(board.cells()), "{board:?}");
+            assert!(e <= *d, "goal {goal:?} board {board:?}: {e} > {d}");
+            raised += usize::from(e > 0);
+        }
+        assert!(raised > truth.len() / 8, "the tables are read: {raised}");
+    }
+}
+
 /// Tables of bits give exactly the zero-aware tables' estimates: from scratch (a walk down the
 /// table) and stepped (one more or one less than the parent's).
 #[test]
