@@ -16,8 +16,9 @@
 //!   row or column: a board can have a low sum and still a long way to go. Each such tile is
 //!   worth two moves in linear conflict's estimate; one here, on top of the databases that
 //!   already count the conflicts within a pattern, ranked best of one half, one and two
-//!   (`docs/performance.md`). Used with additive databases
-//!   ([`Heuristic::RANK_WITH_CONFLICTS`]), with the far tiles too.
+//!   (`docs/performance.md`). Used with databases, additive sets and catalogues alike (a
+//!   catalogue's leading partition misses the same conflicts) through
+//!   [`Heuristic::RANK_WITH_CONFLICTS`], with the far tiles too.
 //!
 //! Only the order changes. The estimate, the pruning, admissibility and every table read are
 //! the wrapped heuristic's: [`Heuristic::h`] and the lazy-read methods forward to it, and the

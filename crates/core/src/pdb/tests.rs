@@ -121,7 +121,12 @@ pub(super) fn fresh_slot<H: Heuristic>(h: &H, cells: &[u8]) -> H::State {
 
 /// Tries `steps` pseudo-random moves (xorshift from `seed`) from `goal`, calling `at` after
 /// each one made with the board, the tile moved, where it went from and to, and the random word.
-fn walk(goal: &Board, steps: usize, seed: u64, mut at: impl FnMut(&Board, u8, usize, usize, u64)) {
+pub(super) fn walk(
+    goal: &Board,
+    steps: usize,
+    seed: u64,
+    mut at: impl FnMut(&Board, u8, usize, usize, u64),
+) {
     let mut b = goal.clone();
     let mut x = seed;
     for _ in 0..steps {

@@ -136,7 +136,7 @@ pub fn bounded<H: Heuristic>(
     // Past the 4x4, a narrow beam first: its answer is often within the factor of the lower
     // bound already (where weighted A* of that weight would fill memory), and otherwise it
     // bounds the weighted A* run. Up to the 4x4, weighted A* alone is quicker.
-    let mut first = BeamRun { found: None, stop: None };
+    let mut first = BeamRun { found: None, stop: None, truncated: false };
     if problem.start().size().cells() > 16 {
         first = beam(problem, heuristic, BOUNDED_BEAM, near.depth_cap(), limits, &mut near.stats);
     }
@@ -288,6 +288,9 @@ fn widen<H: Heuristic>(
             near.offer(path, Method::Beam(width), limits, &mut quiet);
         }
         match run.stop {
+            // A run that dropped no board by rank searched every board within the bound: a
+            // wider one would do no better.
+            None | Some(LimitKind::Depth) if !run.truncated => break,
             None | Some(LimitKind::Depth) => width *= 4,
             Some(LimitKind::Memory) => break,
             Some(kind) => return Some(kind),
@@ -619,6 +622,11 @@ fn beams<H: Heuristic>(
         }
         if let Some(kind) = run.stop {
             return Some(kind);
+        }
+        // Every board within the bound was searched: a wider run would search them again (and
+        // its tables, sized by the width, cost time of their own), so the time goes to IDA*.
+        if !run.truncated {
+            return None;
         }
         let left = limits
             .deadline

@@ -41,6 +41,11 @@ pub(crate) struct BeamRun {
     pub(crate) found: Option<Vec<Dir>>,
     /// The limit that ended the run, if one did (`None` with no path: the beam emptied).
     pub(crate) stop: Option<LimitKind>,
+    /// Some layer had more candidates than the width (some of them perhaps the same board
+    /// reached twice), so the run may have dropped boards by rank. A run that dropped none
+    /// searched every board within its bound (a breadth-first search pruned by the admissible
+    /// estimate), so a wider one would search the same boards again.
+    pub(crate) truncated: bool,
 }
 
 /// Heuristic states up to this size are kept with the candidates.
@@ -406,7 +411,7 @@ fn beam_ranked<H: Heuristic>(
     cur.states.push(root);
     cur.hashes.push(zobrist.of(start.cells()));
     if start == problem.goal() {
-        return BeamRun { found: (bound > 0).then(Vec::new), stop: None };
+        return BeamRun { found: (bound > 0).then(Vec::new), stop: None, truncated: false };
     }
     // Room for the layers a path of twice the estimate needs, within reason.
     let expected = width.saturating_mul(2 * root_h.max(8) as usize).min(1 << 26);
@@ -429,10 +434,11 @@ fn beam_ranked<H: Heuristic>(
     let mut stepped: Vec<Stepped<H::State>> = Vec::with_capacity(4 * CHUNK);
 
     let mut depth = 0u32;
+    let mut truncated = false;
     while cur.len() > 0 {
         let g = depth + 1;
         if g >= bound {
-            return BeamRun { found: None, stop: None };
+            return BeamRun { found: None, stop: None, truncated };
         }
         candidates.clear();
         child_states.clear();
@@ -504,7 +510,7 @@ fn beam_ranked<H: Heuristic>(
             if stats.generated >= check_at
                 && let Some(kind) = limits.check_count(stats.generated, 1 << 16, &mut check_at)
             {
-                return BeamRun { found: None, stop: Some(kind) };
+                return BeamRun { found: None, stop: Some(kind), truncated };
             }
             i0 = i1;
         }
@@ -524,17 +530,18 @@ fn beam_ranked<H: Heuristic>(
                     at = (link >> 2) as usize;
                 }
                 moves.reverse();
-                return BeamRun { found: Some(moves), stop: None };
+                return BeamRun { found: Some(moves), stop: None, truncated };
             }
         }
         if candidates.len() > width {
+            truncated = true;
             candidates.select_nth_unstable_by_key(width, |c| c.key);
             candidates.truncate(width);
         }
         // In parent order, the next layer is made reading this one from start to end.
         candidates.sort_unstable_by_key(|c| (c.parent, c.dir));
         if kept + candidates.len() as u64 > max_kept {
-            return BeamRun { found: None, stop: Some(LimitKind::Memory) };
+            return BeamRun { found: None, stop: Some(LimitKind::Memory), truncated };
         }
         next.clear();
         let mut links = Vec::with_capacity(candidates.len());
@@ -587,7 +594,7 @@ fn beam_ranked<H: Heuristic>(
         std::mem::swap(&mut cur, &mut next);
         depth = g;
     }
-    BeamRun { found: None, stop: None }
+    BeamRun { found: None, stop: None, truncated }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::super::tests::{
-    all_positions, check_steps, corner_goals, dummy_table, pattern_table, table_for,
+    all_positions, check_steps, corner_goals, dummy_table, pattern_table, table_for, walk,
     zero_bits_table_for, zero_table_for,
 };
 use super::*;
@@ -187,6 +187,41 @@ fn zero_aware_steps_match_init_and_ida_is_optimal() {
     for goal in [canonical.clone(), Board::blank_last(size)] {
         let cat = Catalogue::<64>::new(&goal, tables.clone(), true, true, "z").unwrap();
         check_steps(&cat, &goal, 4000);
+    }
+}
+
+/// A beam ranks a catalogue's boards by its estimate plus linear conflict's tiles and the far
+/// tiles' weight, as it does an additive set's: along a walk on the 3x3 with tables of bits,
+/// from the state carried move by move; and a beam wider than any 3x3 layer still finds
+/// shortest paths through that order.
+#[test]
+fn a_beam_ranks_a_catalogue_with_conflicts_and_far_tiles() {
+    use crate::heuristic::{BeamOrder, LinearConflict, Manhattan, far_sixteenths};
+    const { assert!(<Catalogue<32> as Heuristic>::RANK_WITH_CONFLICTS) };
+    let canonical = Board::blank_first(Size::S3X3);
+    let bits: Vec<_> = PATTERNS_3X3.iter().map(|p| zero_bits_table_for(&canonical, p)).collect();
+    for goal in corner_goals() {
+        let cat = Catalogue::<32>::new(&goal, bits.clone(), true, false, "b").unwrap();
+        let ranked = BeamOrder::<_, true>::new(&cat, &goal);
+        let (lc, md) = (LinearConflict::new(&goal), Manhattan::new(&goal));
+        let mut s = ranked.init(goal.cells());
+        let mut with_conflicts = 0;
+        walk(&goal, 3000, 0x9e37_79b9_7f4a_7c15, |b, tile, to, blank, _| {
+            s = ranked.step(&s, b.cells(), tile, to, blank);
+            let estimate = cat.estimate(b.cells());
+            let conflicts = (lc.estimate(b.cells()) - md.estimate(b.cells())) / 2;
+            let far = far_sixteenths(b, &goal) / 16;
+            assert_eq!(ranked.resolve(&mut s), estimate, "{b:?}");
+            assert_eq!(ranked.rank(&s), estimate + conflicts + far, "{b:?}");
+            with_conflicts += usize::from(conflicts > 0);
+        });
+        assert!(with_conflicts > 100, "the walk met boards with conflicts");
+        for (start, d) in all_positions(&goal).into_iter().step_by(15_013) {
+            let p = Problem::new(start.clone(), goal.clone()).unwrap();
+            let sol = crate::beam_search(&p, &cat, 30_000, &Limits::default()).unwrap();
+            assert_eq!(sol.len() as u32, d, "{start:?}");
+            assert_eq!(crate::replay(&start, &sol.moves).unwrap().0, goal);
+        }
     }
 }
 

@@ -33,6 +33,12 @@ fn a_beam_wider_than_any_layer_finds_shortest_paths_on_3x3() {
         let path = run.found.expect("a breadth-first search finds every solvable position");
         assert_eq!(path.len(), usize::from(d), "{start:?}");
         assert_eq!(replay(&start, &path).unwrap().0, goal);
+        // Bounded by the optimum and wider than any layer's candidates (at most three per
+        // board), a beam drops nothing by rank, searches every board within the bound and
+        // finds nothing: what lets the anytime search stop widening its beams.
+        let mut bounded = Stats::default();
+        let none = beam(&p, &h, 80_000, u32::from(d), &Limits::default(), &mut bounded);
+        assert!(none.found.is_none() && none.stop.is_none() && !none.truncated, "{start:?}");
         checked += 1;
     }
     assert!(checked >= 20);
@@ -50,6 +56,7 @@ fn narrow_beams_answer_with_paths_that_replay_and_honour_the_bound() {
         let mut stats = Stats::default();
         let run = beam(&p, &h, 32, u32::MAX, &Limits::default(), &mut stats);
         let path = run.found.expect("a beam of 32 answers a 5x5 walk");
+        assert!(run.truncated, "a 5x5 walk's layers outgrow 32 boards");
         assert_eq!(replay(&start, &path).unwrap().0, goal);
         assert!(
             path.len() >= root && (path.len() - root).is_multiple_of(2),
