@@ -5,9 +5,11 @@
 //! optimal single-tile paths merge to 17% more lines than the MTM optimum, because nothing in a
 //! single-tile search prefers long slides. Here each layer is the boards one *line* further
 //! from the start, so a board that a long slide brought near the goal competes with boards
-//! that took as many lines, not as many tiles. Boards are ranked by the single-tile
-//! heuristic's [`Heuristic::rank`] (databases or linear conflict: a good order of nearness in
-//! either metric), ties broken by a hash. As in the single-tile beam (`search/beam.rs`), a
+//! that took as many lines, not as many tiles. Boards are ranked as the single-tile beam ranks
+//! them (`heuristic/beam_order.rs`: the heuristic's rank plus the far tiles' weight and, with
+//! databases, linear conflict's tiles; a good order of nearness in either metric, and 3 - 17%
+//! fewer lines than the heuristic's rank alone on 5x5 to 7x7 walks), ties broken by a hash.
+//! As in the single-tile beam (`search/beam.rs`), a
 //! board enters at most one layer, and the first layer that holds the goal gives the answer,
 //! whose MTM length is that layer's depth.
 //!
@@ -25,7 +27,7 @@ use std::hash::BuildHasherDefault;
 use std::time::Instant;
 
 use crate::board::MAX_CELLS;
-use crate::heuristic::Heuristic;
+use crate::heuristic::{BeamOrder, Heuristic};
 use crate::key_map::KeyHasher;
 use crate::moves::Dir;
 use crate::search::{LimitKind, Limits, Problem, Stats, Zobrist};
@@ -268,6 +270,25 @@ pub struct MtmBeamAnswer {
 /// assert_eq!(lines(&moves).len(), 2); // three tiles right, three tiles up
 /// ```
 pub fn anytime_mtm<H: Heuristic>(
+    problem: &Problem,
+    heuristic: &H,
+    incumbent: Option<&[Dir]>,
+    max_width: usize,
+    limits: &Limits,
+) -> MtmBeamAnswer {
+    if H::RANK_WITH_CONFLICTS {
+        let ranked = BeamOrder::<H, true>::new(heuristic, problem.goal());
+        anytime_ranked(problem, &ranked, incumbent, max_width, limits)
+    } else if H::RANK_FAR_TILES {
+        let ranked = BeamOrder::<H, false>::new(heuristic, problem.goal());
+        anytime_ranked(problem, &ranked, incumbent, max_width, limits)
+    } else {
+        anytime_ranked(problem, heuristic, incumbent, max_width, limits)
+    }
+}
+
+/// [`anytime_mtm`] with boards ordered by `heuristic`'s [`Heuristic::rank`] as it is.
+fn anytime_ranked<H: Heuristic>(
     problem: &Problem,
     heuristic: &H,
     incumbent: Option<&[Dir]>,
