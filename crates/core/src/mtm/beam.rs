@@ -7,11 +7,11 @@
 //! from the start, so a board that a long slide brought near the goal competes with boards
 //! that took as many lines, not as many tiles. Boards are ranked as the single-tile beam ranks
 //! them (`heuristic/beam_order.rs`: the heuristic's rank plus the far tiles' weight and, with
-//! databases, linear conflict's tiles; a good order of nearness in either metric, and 3 - 17%
-//! fewer lines than the heuristic's rank alone on 5x5 to 7x7 walks), ties broken by a hash.
-//! As in the single-tile beam (`search/beam.rs`), a
-//! board enters at most one layer, and the first layer that holds the goal gives the answer,
-//! whose MTM length is that layer's depth.
+//! databases, linear conflict's tiles: a good order of nearness in either metric, and far
+//! better than the heuristic's rank alone, as `docs/performance.md` measures), ties broken by
+//! a hash. As in the single-tile beam (`search/beam.rs`), a board enters at most one layer,
+//! and the first layer that holds the goal gives the answer, whose MTM length is that layer's
+//! depth.
 //!
 //! [`anytime_mtm`] runs beams of growing width until its time is spent and keeps the path of
 //! fewest lines; each run is pruned by the best so far. Pruning uses an admissible single-tile

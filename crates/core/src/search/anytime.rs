@@ -8,7 +8,9 @@
 //! width is up to four times the last, as wide as the time left allows, and once a run is long
 //! enough to time the next by, the width that fills most of the time left (a beam's answer
 //! shortens with its width, so one wide last run beats two narrower ones); when no wider run
-//! fits, IDA* spends the rest of the time raising the proven lower bound, and proves the
+//! fits, or a run dropped no board by rank (it searched every board within its bound, so a
+//! wider one would do no better), IDA* spends the rest of the time raising the proven lower
+//! bound, and proves the
 //! answer optimal if it finishes (keeping most of the time for IDA* on the 5x5, where it
 //! sometimes finishes, measured worse: see `docs/performance.md`). Beam search replaced
 //! restarting weighted A* here (measured in `docs/performance.md`): with an estimate that
