@@ -222,6 +222,26 @@ impl<H: Heuristic, const CONFLICTS: bool> Heuristic for BeamOrder<'_, H, CONFLIC
     }
 }
 
+/// Evaluates `$body` with `$ranked` bound to heuristic `$h` (of type `$H`) as a beam ranks its
+/// boards on the way to `$goal`: through [`BeamOrder`] when `$H` asks for conflicts
+/// ([`Heuristic::RANK_WITH_CONFLICTS`]) or far tiles ([`Heuristic::RANK_FAR_TILES`]), else as
+/// it is. Shared by the single-tile and the line beams, so that both rank alike.
+macro_rules! with_beam_order {
+    ($H:ty, $h:expr, $goal:expr, |$ranked:ident| $body:expr) => {
+        if <$H as $crate::heuristic::Heuristic>::RANK_WITH_CONFLICTS {
+            let $ranked = &$crate::heuristic::BeamOrder::<$H, true>::new($h, $goal);
+            $body
+        } else if <$H as $crate::heuristic::Heuristic>::RANK_FAR_TILES {
+            let $ranked = &$crate::heuristic::BeamOrder::<$H, false>::new($h, $goal);
+            $body
+        } else {
+            let $ranked = $h;
+            $body
+        }
+    };
+}
+pub(crate) use with_beam_order;
+
 /// The far weight of `board` on its way to `goal`, in sixteenths of a move, from the cells
 /// directly (no state, no table).
 #[cfg(test)]

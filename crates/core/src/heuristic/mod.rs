@@ -17,6 +17,7 @@ pub use any::{AnyHeuristic, HeuristicKind};
 pub(crate) use beam_order::BeamOrder;
 #[cfg(test)]
 pub(crate) use beam_order::far_sixteenths;
+pub(crate) use beam_order::with_beam_order;
 pub use exact::{EXACT_MAX_CELLS, Exact};
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;

@@ -27,7 +27,7 @@ use std::hash::BuildHasherDefault;
 use std::time::Instant;
 
 use crate::board::MAX_CELLS;
-use crate::heuristic::{BeamOrder, Heuristic};
+use crate::heuristic::{Heuristic, with_beam_order};
 use crate::key_map::KeyHasher;
 use crate::moves::Dir;
 use crate::search::{LimitKind, Limits, Problem, Stats, Zobrist};
@@ -276,15 +276,9 @@ pub fn anytime_mtm<H: Heuristic>(
     max_width: usize,
     limits: &Limits,
 ) -> MtmBeamAnswer {
-    if H::RANK_WITH_CONFLICTS {
-        let ranked = BeamOrder::<H, true>::new(heuristic, problem.goal());
-        anytime_ranked(problem, &ranked, incumbent, max_width, limits)
-    } else if H::RANK_FAR_TILES {
-        let ranked = BeamOrder::<H, false>::new(heuristic, problem.goal());
-        anytime_ranked(problem, &ranked, incumbent, max_width, limits)
-    } else {
-        anytime_ranked(problem, heuristic, incumbent, max_width, limits)
-    }
+    with_beam_order!(H, heuristic, problem.goal(), |ranked| {
+        anytime_ranked(problem, ranked, incumbent, max_width, limits)
+    })
 }
 
 /// [`anytime_mtm`] with boards ordered by `heuristic`'s [`Heuristic::rank`] as it is.

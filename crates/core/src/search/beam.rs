@@ -31,7 +31,7 @@
 //! either way).
 
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
-use crate::heuristic::{BeamOrder, Heuristic};
+use crate::heuristic::{Heuristic, with_beam_order};
 use crate::huge_pages::HugeBytes;
 use crate::moves::{Dir, MoveTable, NONE};
 
@@ -373,15 +373,9 @@ pub(crate) fn beam<H: Heuristic>(
     limits: &Limits,
     stats: &mut Stats,
 ) -> BeamRun {
-    if H::RANK_WITH_CONFLICTS {
-        let ranked = BeamOrder::<H, true>::new(heuristic, problem.goal());
-        beam_ranked(problem, &ranked, width, bound, limits, stats)
-    } else if H::RANK_FAR_TILES {
-        let ranked = BeamOrder::<H, false>::new(heuristic, problem.goal());
-        beam_ranked(problem, &ranked, width, bound, limits, stats)
-    } else {
-        beam_ranked(problem, heuristic, width, bound, limits, stats)
-    }
+    with_beam_order!(H, heuristic, problem.goal(), |ranked| {
+        beam_ranked(problem, ranked, width, bound, limits, stats)
+    })
 }
 
 /// [`beam`] with boards ordered by `heuristic`'s [`Heuristic::rank`] as it is.
