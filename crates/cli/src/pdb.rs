@@ -114,7 +114,7 @@ fn residency(set: &PdbSet, mode: LoadMode) -> String {
         LoadMode::Mmap => "mmap",
         LoadMode::Resident => "resident",
     };
-    let huge: Option<u64> = set.tables.iter().map(|t| t.huge_page_bytes()).sum();
+    let huge = PdbTable::huge_page_bytes_of(set.tables.iter().map(|t| &**t));
     let total: u64 = set.tables.iter().map(|t| t.entries().len() as u64).sum();
     match huge {
         Some(huge) if total > 0 => {

@@ -26,8 +26,10 @@
 //! child's row when it prefetches the child's table entries ([`Fsm::prefetch`]), and the rows
 //! live in memory advised for 2 MiB pages. It is not minimised (at 16 moves that took 0.5 - 1 s
 //! and made the machine a fifth smaller but no faster), and it is built straight from the
-//! checked-in trie, whose nodes breadth first are its states (0.2 - 0.5 s on first use; the
-//! anytime search builds it beside its beams, [`Fsm::warm_up`]). [`Fsm::for_cells`] picks.
+//! checked-in trie, whose nodes breadth first are its states (0.15 - 0.5 s on first use, more
+//! than a short search takes: IDA* takes it only after its first million nodes, building it
+//! on a thread of its own meanwhile, [`Fsm::for_search`], and the anytime search builds it
+//! beside its beams, [`Fsm::warm_up`]). [`Fsm::for_cells`] picks by board alone.
 //!
 //! **Soundness.** Order paths by length, then lexicographically; this order is well-founded.
 //! Replacing a forbidden substring `S` of a legal path by its twin `T` gives a path that is
@@ -79,6 +81,13 @@ static FORBIDDEN: &[u8] = include_bytes!("prune/forbidden.trie");
 /// Boards with at least this many cells use [`Fsm::long`].
 const LONG_FROM_CELLS: usize = 25;
 
+/// Nodes an IDA* search on a large board generates before its iterations take the long machine
+/// ([`Fsm::for_search`]): a few hundredths of a second. An iteration on the 5x5 generates
+/// several times the nodes of all those before it, so the switch must come early for the long
+/// machine to serve the iterations that count (at 2^20 nodes, #40 and #44 of Korf's 5x5
+/// instances generated 8 - 15% more nodes).
+const LONG_AFTER: u64 = 1 << 17;
+
 /// The shared machines ([`Fsm::get`], [`Fsm::long`]).
 static SHORT: OnceLock<Fsm> = OnceLock::new();
 static LONG: OnceLock<Fsm> = OnceLock::new();
@@ -112,6 +121,27 @@ impl Fsm {
     /// The shared machine for a board of `cells` cells.
     pub(crate) fn for_cells(cells: usize) -> &'static Fsm {
         if cells >= LONG_FROM_CELLS { Fsm::long() } else { Fsm::get() }
+    }
+
+    /// The machine for an IDA* iteration on a board of `cells` cells that starts after the
+    /// search has generated `generated` nodes: [`Fsm::for_cells`]'s, except that a search on a
+    /// large board takes the short machine until it has generated [`LONG_AFTER`] nodes (and
+    /// starts building the long one on a thread of its own a little before). Building the long
+    /// machine takes longer than a short search (0.15 - 0.2 s, most of an easy 5x5 solve's
+    /// time) and it pays only on long ones. The choice depends only on the count, never on
+    /// whether the long machine happens to be built already, so a search generates the same
+    /// nodes and finds the same answer in a batch as alone, on any thread count.
+    pub(crate) fn for_search(cells: usize, generated: u64) -> &'static Fsm {
+        if cells < LONG_FROM_CELLS {
+            return Fsm::get();
+        }
+        if generated >= LONG_AFTER {
+            return Fsm::long();
+        }
+        if generated >= LONG_AFTER / 32 {
+            Fsm::warm_up(cells);
+        }
+        Fsm::get()
     }
 
     /// Starts building the machine of a board of `cells` cells on a thread of its own, for a

@@ -78,7 +78,7 @@ pub fn ida<H: Heuristic>(
     heuristic: &H,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
-    ida_with(problem, heuristic, limits, Fsm::for_cells(problem.start().size().cells()), 0)
+    ida_with(problem, heuristic, limits, None, 0)
 }
 
 /// [`ida`] whose first iteration's bound is at least `from`, which the caller has proven no
@@ -90,7 +90,7 @@ pub(crate) fn ida_from<H: Heuristic>(
     limits: &Limits,
     from: u32,
 ) -> Result<Solution, SearchError> {
-    ida_with(problem, heuristic, limits, Fsm::for_cells(problem.start().size().cells()), from)
+    ida_with(problem, heuristic, limits, None, from)
 }
 
 /// Builds what IDA* on boards of `size` shares between searches, its duplicate-path machine (up
@@ -100,13 +100,14 @@ pub fn prepare_ida(size: crate::Size) {
     Fsm::for_cells(size.cells());
 }
 
-/// [`ida`] with the move strings that `fsm` accepts ([`Fsm::for_cells`] prunes duplicate paths,
-/// [`Fsm::no_undo`] only undos), its first bound at least `from`.
+/// [`ida`] with the move strings that `fsm` accepts ([`Fsm::no_undo`] only forbids undos; `None`
+/// prunes duplicate paths with [`Fsm::for_search`]'s machine, which may change between
+/// iterations), its first bound at least `from`.
 pub(crate) fn ida_with<H: Heuristic>(
     problem: &Problem,
     heuristic: &H,
     limits: &Limits,
-    fsm: &Fsm,
+    fsm: Option<&Fsm>,
     from: u32,
 ) -> Result<Solution, SearchError> {
     let t0 = Instant::now();
@@ -136,14 +137,24 @@ pub(crate) fn ida_with<H: Heuristic>(
         state: root,
         moves: Vec::new(),
     };
-    let shared =
-        Shared { h: heuristic, table: &table, fsm, limits, goal, n, generated: AtomicU64::new(1) };
+    // The machine of an iteration that starts after `generated` nodes.
+    let machine = |generated: u64| fsm.unwrap_or_else(|| Fsm::for_search(n, generated));
+    let mut shared = Shared {
+        h: heuristic,
+        table: &table,
+        fsm: machine(1),
+        limits,
+        goal,
+        n,
+        generated: AtomicU64::new(1),
+    };
     let mut stats = Stats { generated: 1, ..Stats::default() };
     let mut bound = initial_h.max(from);
     // Each subtree's moves and reach in the last iteration, when subtrees are ordered.
     let mut reach: Option<Vec<(Vec<Dir>, u32)>> = (n >= ORDERED_MIN_CELLS).then(Vec::new);
     loop {
         stats.thresholds.push(bound);
+        shared.fsm = machine(stats.generated);
         if let Some(p) = &limits.progress {
             p.iteration(bound, shared.generated.load(Ordering::Relaxed));
         }

@@ -553,13 +553,40 @@ fn duplicate_path_pruning_generates_fewer_nodes() {
     for (id, len, start) in instances.into_iter().take(6) {
         let p = Problem::new(start, goal.clone()).unwrap();
         let with = ida(&p, &lc, &Limits::default()).unwrap();
-        let without = ida::ida_with(&p, &lc, &Limits::default(), Fsm::no_undo(), 0).unwrap();
+        let without = ida::ida_with(&p, &lc, &Limits::default(), Some(Fsm::no_undo()), 0).unwrap();
         assert_eq!((with.len(), without.len()), (len, len), "instance {id}");
         assert_eq!(with.stats.thresholds, without.stats.thresholds, "instance {id}");
         pruned += with.stats.generated;
         plain += without.stats.generated;
     }
     assert!(pruned * 10 < plain * 9, "{pruned} nodes with pruning, {plain} without");
+}
+
+/// A 5x5 search that outgrows the short duplicate-path machine takes the long one for its later
+/// iterations (`Fsm::for_search`) and stays optimal: the same length and bounds as the search
+/// with the short machine throughout (each machine's soundness is tested in `moves/prune`), in
+/// fewer nodes, which shows that the long machine served.
+#[test]
+fn a_search_that_switches_machines_stays_optimal() {
+    let goal = Board::blank_last(Size::S5X5);
+    // `fifteen random --size 5x5 --moves 80 --seed 10`: 50 moves, about 300,000 nodes.
+    let start =
+        Board::parse("2 4 0 3 12 1 7 6 11 9 21 8 13 10 5 17 16 14 19 15 22 23 18 24 20", None)
+            .unwrap();
+    let lc = LinearConflict::new(&goal);
+    let p = Problem::new(start, goal).unwrap();
+    let switched = ida(&p, &lc, &Limits::default()).unwrap();
+    let short = ida::ida_with(&p, &lc, &Limits::default(), Some(Fsm::get()), 0).unwrap();
+    assert!(switched.stats.generated > 2 * (1 << 17), "{} nodes", switched.stats.generated);
+    assert_eq!((switched.len(), short.len()), (50, 50));
+    assert_eq!(switched.stats.thresholds, short.stats.thresholds);
+    assert!(
+        switched.stats.generated < short.stats.generated,
+        "{} nodes switched, {} with the short machine",
+        switched.stats.generated,
+        short.stats.generated
+    );
+    assert!(replay(p.start(), &switched.moves).is_some_and(|(end, _)| &end == p.goal()));
 }
 
 /// An ordered split: each subtree goes by the least reach of the last iteration's subtrees

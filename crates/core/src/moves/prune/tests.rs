@@ -265,6 +265,22 @@ fn shared_machine_sizes() {
     }
 }
 
+/// A search takes the short machine until it has generated `LONG_AFTER` nodes on a large board,
+/// whether or not the long one is built already (so its nodes do not depend on what ran before
+/// it), and the short one always on small boards.
+#[test]
+fn searches_take_the_long_machine_by_their_count_alone() {
+    let (short, long) = (Fsm::get(), Fsm::long());
+    for generated in [1, LONG_AFTER / 2, LONG_AFTER - 1] {
+        assert!(std::ptr::eq(Fsm::for_search(25, generated), short), "{generated} nodes");
+    }
+    for generated in [LONG_AFTER, 4 * LONG_AFTER] {
+        assert!(std::ptr::eq(Fsm::for_search(25, generated), long), "{generated} nodes");
+        assert!(std::ptr::eq(Fsm::for_search(64, generated), long), "{generated} nodes, 8x8");
+        assert!(std::ptr::eq(Fsm::for_search(24, generated), short), "{generated} nodes, 24 cells");
+    }
+}
+
 /// The Aho–Corasick automaton of `patterns` built as the textbook does (the strings inserted
 /// one by one, then a queue for the failure links): the reference for [`aho_corasick`].
 fn reference_aho_corasick(patterns: &[Moves]) -> Vec<[u32; 4]> {
