@@ -7,10 +7,13 @@
 //! Two things differ, both because a person is waiting:
 //! - heuristics are kept per goal (a database is loaded once, not per request);
 //! - the search runs within a [`Budget`]. The default search gets [`optimal_share`] of it; if
-//!   it runs out, weighted A* with decreasing weights gets the rest, the shortest answer is kept,
-//!   and it says `"optimal": false` with the proven `lower_bound` of the first search.
-//!   Where the default search is not optimal in reasonable time (large boards), a better default
-//!   for the board flows through `choose` and `attempt` unchanged.
+//!   it runs out, the rest goes to near-optimal searches and the answer says `"optimal": false`
+//!   (unless they prove it) with the larger of the searches' proven lower bounds: on boards of
+//!   more than 16 cells the anytime search (`fifteen solve --time-limit`: beams, and IDA* that
+//!   may still prove the answer optimal), on smaller ones, where the optimal search nearly
+//!   always finishes, weighted A* with decreasing weights, the shortest answer kept.
+//!   Where the default search is not optimal in reasonable time (6x5 and up), that default is
+//!   the anytime search, and it flows through `choose` and `attempt` unchanged.
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -28,12 +31,14 @@ use crate::args::{Cli, Command, PdbOpts, SolveArgs};
 use crate::exit;
 use crate::heuristics::choose;
 use crate::input;
+use crate::near::NearMode;
 use crate::output::Record;
 use crate::random::{self, SplitMix64};
 use crate::solve::{self, Outcome, Settings};
 
 /// The share of the budget the default (optimal) search gets before the near-optimal ones: on
-/// boards of at most 16 cells it almost always finishes, on larger ones it seldom does.
+/// boards of at most 16 cells it almost always finishes; on larger ones it answers the easy
+/// positions in its tenth, and the anytime search gets the rest.
 pub(crate) fn optimal_share(cells: usize) -> f64 {
     if cells >= crate::near::AUTO_MIN_CELLS {
         // The default there is the anytime search, which answers and then improves.
@@ -41,9 +46,13 @@ pub(crate) fn optimal_share(cells: usize) -> f64 {
     } else if cells <= 16 {
         0.6
     } else {
-        0.25
+        0.1
     }
 }
+
+/// The share of what is left that the anytime search gets after the optimal search ran out, on
+/// boards of 17 to 25 cells (the rest is for writing the answer).
+const ANYTIME_SHARE: f64 = 0.9;
 
 /// The near-optimal searches run when the optimal one runs out, the shortest answer kept:
 /// weighted A* finds at most W times the optimal length. The greediest first, so that there is
@@ -145,6 +154,17 @@ impl Service {
             lower_bound,
             stats,
         }) = &outcome
+            && board.size().cells() > 16
+            && settings.near.is_none()
+            && let Some(answer) = self.anytime(board, goal, &heuristic, budget, stats, *lower_bound)
+        {
+            return Ok(answer);
+        }
+        if let Outcome::Failed(SearchError::LimitReached {
+            kind: LimitKind::Nodes | LimitKind::Time,
+            lower_bound,
+            stats,
+        }) = &outcome
             && let Some((solution, algorithm, work)) =
                 self.near_optimal(board, goal, &heuristic, budget, stats.generated)
         {
@@ -168,6 +188,38 @@ impl Service {
             _ => None,
         };
         Ok(Answer { record, solution })
+    }
+
+    /// The anytime search's answer within what is left of `budget`, after an optimal search
+    /// that used `first` and proved `first_bound`: the record counts the work of both, and its
+    /// lower bound is the larger of the two (so the answer is optimal if it reaches it). `None`
+    /// if the anytime search found nothing.
+    fn anytime(
+        &self,
+        board: &Board,
+        goal: &Board,
+        heuristic: &AnyHeuristic,
+        budget: &Budget,
+        first: &Stats,
+        first_bound: u32,
+    ) -> Option<Answer> {
+        let mut settings = self.settings(budget, ANYTIME_SHARE);
+        settings.near = settings.limits.timeout.map(NearMode::Anytime);
+        settings.limits.max_nodes = budget.max_nodes.map(|n| n.saturating_sub(first.generated));
+        let Outcome::Near(mut near) = solve::attempt(board, goal, heuristic, &settings) else {
+            return None;
+        };
+        near.lower_bound = near.lower_bound.max(first_bound);
+        let solution = &mut near.solution;
+        solution.optimal |= near.lower_bound as usize >= solution.len();
+        let mut record =
+            Record::new(board, goal, &Outcome::Near(near.clone()), &settings, &self.args);
+        record.heuristic = heuristic.name().to_string();
+        record.nodes += first.generated;
+        record.expanded += first.expanded;
+        record.lookups += first.lookups;
+        record.time_ms += first.elapsed.as_secs_f64() * 1e3;
+        Some(Answer { record, solution: Some(near.solution) })
     }
 
     /// The shortest answer of the near-optimal searches within what is left of `budget`, its

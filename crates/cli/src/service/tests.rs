@@ -1,5 +1,5 @@
-//! The service without HTTP: replies, the near-optimal fallback and its lower bound, and
-//! cancellation. Boards here are 3x3 (linear conflict, no database); the 4x4 path through the
+//! The service without HTTP: replies, the near-optimal fallbacks and their lower bounds, and
+//! cancellation. Boards here are 3x3 and 4x5 (linear conflict, no database); the 4x4 path through the
 //! databases is tested end to end in `tests/it/serve.rs`.
 
 use std::sync::Arc;
@@ -87,6 +87,31 @@ fn runs_near_optimal_with_a_lower_bound_when_the_optimal_search_runs_out() {
     let bound = v["lower_bound"].as_u64().expect("a lower bound");
     assert!(bound <= 31 && 31 <= length, "{bound} <= 31 <= {length}");
     assert!(v["nodes"].as_u64().is_some_and(|n| n <= 3_000), "{v}");
+    assert_replays(&v);
+}
+
+/// Past 16 cells the optimal search gets a tenth of the budget and the anytime search the rest:
+/// its answer, within the node budget, with a lower bound at most the optimum, which IDA* with
+/// Manhattan distance finds here independently.
+#[test]
+fn larger_boards_fall_back_to_the_anytime_search() {
+    // `fifteen random --size 4x5 --moves 80 --seed 3`: IDA* with linear conflict needs about
+    // 1.7 million nodes, so 10,000 do not do.
+    let board = "3 6 1 12 / 2 14 0 4 / 10 7 11 19 / 13 16 8 18 / 15 9 5 17";
+    let start = Board::parse(board, None).expect("board");
+    let goal = Board::blank_last(start.size());
+    let manhattan = fifteen_core::Manhattan::new(&goal);
+    let problem = fifteen_core::Problem::new(start, goal).expect("solvable");
+    let optimum = fifteen_core::ida(&problem, &manhattan, &fifteen_core::Limits::default())
+        .expect("an optimal answer")
+        .len() as u64;
+    let v = ok(service().solve(&request(board), &budget(60, Some(100_000))));
+    assert_eq!((v["status"].as_str(), v["algorithm"].as_str()), (Some("solved"), Some("anytime")));
+    let length = v["length"].as_u64().expect("length");
+    let bound = v["lower_bound"].as_u64().expect("a lower bound");
+    assert!(bound <= optimum && optimum <= length, "{bound} <= {optimum} <= {length}");
+    assert_eq!(v["optimal"].as_bool(), Some(length == bound), "{v}");
+    assert!(v["nodes"].as_u64().is_some_and(|n| (10_000..=100_000).contains(&n)), "{v}");
     assert_replays(&v);
 }
 
