@@ -149,18 +149,23 @@ impl Service {
         }
         let heuristic = self.heuristic(goal)?;
         let outcome = solve::attempt(board, goal, &heuristic, &settings);
+        // Boards from 17 cells up to the 5x5 go on with the anytime search; larger ones ran it
+        // already (their default), smaller ones go on with weighted A*.
+        let anytime_next = (17..crate::near::AUTO_MIN_CELLS).contains(&board.size().cells())
+            && settings.near.is_none();
         if let Outcome::Failed(SearchError::LimitReached {
             kind: LimitKind::Nodes | LimitKind::Time,
             lower_bound,
             stats,
         }) = &outcome
-            && board.size().cells() > 16
-            && settings.near.is_none()
-            && let Some(answer) = self.anytime(board, goal, &heuristic, budget, stats, *lower_bound)
+            && anytime_next
         {
-            return Ok(answer);
-        }
-        if let Outcome::Failed(SearchError::LimitReached {
+            // Nothing found in the time left: the optimal search's record, with its bound.
+            if let Some(answer) = self.anytime(board, goal, &heuristic, budget, stats, *lower_bound)
+            {
+                return Ok(answer);
+            }
+        } else if let Outcome::Failed(SearchError::LimitReached {
             kind: LimitKind::Nodes | LimitKind::Time,
             lower_bound,
             stats,
