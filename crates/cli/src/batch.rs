@@ -275,7 +275,7 @@ fn work(
                 if interleave
                     && settings.lanes(h) > 1
                     && board.size().cells() < fifteen_core::ORDERED_MIN_CELLS
-                    && crate::near::mode_for(settings, board.size()).is_none()
+                    && crate::near::mode_for(settings, board.size(), h).is_none()
                     && !cancel.load(Ordering::Relaxed) =>
             {
                 Problem::new(board.clone(), goal.clone()).ok().map(|p| (p, h))

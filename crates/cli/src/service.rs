@@ -36,11 +36,14 @@ use crate::output::Record;
 use crate::random::{self, SplitMix64};
 use crate::solve::{self, Outcome, Settings};
 
-/// The share of the budget the default (optimal) search gets before the near-optimal ones: on
-/// boards of at most 16 cells it almost always finishes; on larger ones it answers the easy
-/// positions in its tenth, and the anytime search gets the rest.
-pub(crate) fn optimal_share(cells: usize) -> f64 {
-    if cells >= crate::near::AUTO_MIN_CELLS {
+/// The share of the budget the default search gets before the near-optimal ones: nearly all of
+/// it where the default is the anytime search ([`crate::near::auto_anytime`]); else the optimal
+/// search's, which on boards of at most 16 cells almost always finishes, and on larger ones (the
+/// 5x5 with its databases) answers the easy positions in its tenth, the anytime search getting
+/// the rest.
+pub(crate) fn optimal_share(size: Size, heuristic: &AnyHeuristic) -> f64 {
+    let cells = size.cells();
+    if crate::near::auto_anytime(size, heuristic) {
         // The default there is the anytime search, which answers and then improves.
         0.9
     } else if cells <= 16 {
@@ -142,17 +145,19 @@ impl Service {
         goal: &Board,
         budget: &Budget,
     ) -> anyhow::Result<Answer> {
-        let mut settings = self.settings(budget, optimal_share(board.size().cells()));
         if let Err(why) = board.solvability(goal) {
+            let settings = self.settings(budget, 1.0);
             let record = Record::new(board, goal, &Outcome::Unsolvable(why), &settings, &self.args);
             return Ok(Answer { record, solution: None });
         }
         let heuristic = self.heuristic(goal)?;
+        let mut settings = self.settings(budget, optimal_share(board.size(), &heuristic));
         let outcome = solve::attempt(board, goal, &heuristic, &settings);
-        // Boards from 17 cells up to the 5x5 go on with the anytime search; larger ones ran it
-        // already (their default), smaller ones go on with weighted A*.
+        // Boards from 17 cells up to the 5x5 go on with the anytime search; those that ran it
+        // already (their default without databases, and larger boards) do not, smaller ones go
+        // on with weighted A*.
         let anytime_next = (17..crate::near::AUTO_MIN_CELLS).contains(&board.size().cells())
-            && settings.near.is_none();
+            && crate::near::mode_for(&settings, board.size(), &heuristic).is_none();
         if let Outcome::Failed(SearchError::LimitReached {
             kind: LimitKind::Nodes | LimitKind::Time,
             lower_bound,

@@ -135,7 +135,7 @@ pub(crate) fn attempt(
     if settings.metric == fifteen_core::mtm::Metric::Mtm {
         return crate::mtm::attempt(&problem, heuristic, settings);
     }
-    if let Some(mode) = near::mode_for(settings, board.size()) {
+    if let Some(mode) = near::mode_for(settings, board.size(), heuristic) {
         // With two threads or more, IDA* runs beside the anytime search's beams (one lane).
         let limits = limits(settings, settings.search_threads, 1);
         return match near::solve(&problem, heuristic, mode, limits, settings.report) {

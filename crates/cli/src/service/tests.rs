@@ -90,13 +90,9 @@ fn runs_near_optimal_with_a_lower_bound_when_the_optimal_search_runs_out() {
     assert_replays(&v);
 }
 
-/// Past 16 cells the optimal search gets a tenth of the budget and the anytime search the rest:
-/// its answer, within the node budget, with a lower bound at most the optimum, which IDA* with
-/// Manhattan distance finds here independently.
-#[test]
-fn larger_boards_fall_back_to_the_anytime_search() {
-    // `fifteen random --size 4x5 --moves 80 --seed 3`: IDA* with linear conflict needs about
-    // 1.7 million nodes, so 10,000 do not do.
+/// `fifteen random --size 4x5 --moves 80 --seed 3`, and its optimal length, found here by IDA*
+/// with Manhattan distance (about 36 million nodes; linear conflict needs about 1.7 million).
+fn four_by_five() -> (&'static str, u64) {
     let board = "3 6 1 12 / 2 14 0 4 / 10 7 11 19 / 13 16 8 18 / 15 9 5 17";
     let start = Board::parse(board, None).expect("board");
     let goal = Board::blank_last(start.size());
@@ -105,14 +101,81 @@ fn larger_boards_fall_back_to_the_anytime_search() {
     let optimum = fifteen_core::ida(&problem, &manhattan, &fifteen_core::Limits::default())
         .expect("an optimal answer")
         .len() as u64;
-    let v = ok(service().solve(&request(board), &budget(60, Some(100_000))));
+    (board, optimum)
+}
+
+/// A folder with a small 5x5 set (blank-last goal, six 4-tile patterns), built here.
+fn five_by_five_set() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fifteen-service-5x5-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let spec = pdb_gen::SetSpec {
+        name: "5x5-test".into(),
+        preset: None,
+        size: Size::S5X5,
+        goal: Board::blank_last(Size::S5X5),
+        patterns: vec![
+            vec![1, 2, 6, 7],
+            vec![3, 4, 5, 8],
+            vec![9, 10, 14, 15],
+            vec![11, 12, 16, 17],
+            vec![13, 18, 19, 20],
+            vec![21, 22, 23, 24],
+        ],
+        encoding: fifteen_core::pdb::EntryEncoding::U8,
+    };
+    pdb_gen::build_set(&spec, &dir, Some(1), pdb_gen::Progress::Quiet).expect("the 5x5 set");
+    dir
+}
+
+/// `fifteen random --size 5x5 --moves 80 --seed 10`, and its optimal length, found here by IDA*
+/// with Manhattan distance.
+fn five_by_five() -> (&'static str, u64) {
+    let board = "2 4 0 3 12 / 1 7 6 11 9 / 21 8 13 10 5 / 17 16 14 19 15 / 22 23 18 24 20";
+    let start = Board::parse(board, None).expect("board");
+    let goal = Board::blank_last(start.size());
+    let manhattan = fifteen_core::Manhattan::new(&goal);
+    let problem = fifteen_core::Problem::new(start, goal).expect("solvable");
+    let optimum = fifteen_core::ida(&problem, &manhattan, &fifteen_core::Limits::default())
+        .expect("an optimal answer")
+        .len() as u64;
+    (board, optimum)
+}
+
+/// Asserts an anytime answer within `max_nodes` with a lower bound at most `optimum`.
+fn assert_anytime_answer(v: &Value, optimum: u64, max_nodes: u64) {
     assert_eq!((v["status"].as_str(), v["algorithm"].as_str()), (Some("solved"), Some("anytime")));
     let length = v["length"].as_u64().expect("length");
     let bound = v["lower_bound"].as_u64().expect("a lower bound");
     assert!(bound <= optimum && optimum <= length, "{bound} <= {optimum} <= {length}");
     assert_eq!(v["optimal"].as_bool(), Some(length == bound), "{v}");
-    assert!(v["nodes"].as_u64().is_some_and(|n| (10_000..=100_000).contains(&n)), "{v}");
-    assert_replays(&v);
+    assert!(v["nodes"].as_u64().is_some_and(|n| n <= max_nodes), "{v}");
+    assert_replays(v);
+}
+
+/// Past 16 cells without databases the anytime search is the default, as on the command line:
+/// it gets nearly all of the budget at once.
+#[test]
+fn larger_boards_without_databases_get_the_anytime_search() {
+    let (board, optimum) = four_by_five();
+    let v = ok(service().solve(&request(board), &budget(60, Some(100_000))));
+    assert_anytime_answer(&v, optimum, 100_000);
+    assert_eq!(v["heuristic"], "linear-conflict");
+    assert!(v["nodes"].as_u64().is_some_and(|n| n > 10_000), "{v}");
+}
+
+/// Past 16 cells with databases the optimal search gets a tenth of the budget and the anytime
+/// search the rest: its answer, the work of both counted.
+#[test]
+fn larger_boards_with_databases_fall_back_to_the_anytime_search() {
+    let (board, optimum) = five_by_five();
+    let dir = five_by_five_set();
+    let opts = PdbOpts { pdb_dir: Some(dir.clone()), no_pdb_build: true, ..PdbOpts::default() };
+    let s = Service::new(1, &opts).expect("a service");
+    let v = ok(s.solve(&request(board), &budget(60, Some(100_000))));
+    assert_anytime_answer(&v, optimum, 100_000);
+    assert!(v["heuristic"].as_str().is_some_and(|h| h.starts_with("pdb ")), "{v}");
+    assert!(v["nodes"].as_u64().is_some_and(|n| n > 10_000), "{v}");
+    std::fs::remove_dir_all(&dir).expect("cleaned up");
 }
 
 #[test]
