@@ -405,8 +405,8 @@ pub(crate) struct SearchOpts {
     /// The heuristic [default: pdb on 4x4 and 5x5, linear-conflict elsewhere]
     #[arg(long, value_enum)]
     pub(crate) heuristic: Option<HeuristicArg>,
-    /// The search algorithm [default: ida; on boards of more than 25 cells, anytime search for
-    /// --timeout or 10 s (see --time-limit)]
+    /// The search algorithm [default: ida; on boards of more than 25 cells, and of more than 16
+    /// that no database serves, anytime search for --timeout or 10 s (see --time-limit)]
     #[arg(long, value_enum)]
     pub(crate) algorithm: Option<AlgorithmArg>,
     /// The weight W of --algorithm weighted (at least 1)
