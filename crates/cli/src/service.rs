@@ -8,12 +8,13 @@
 //! - heuristics are kept per goal (a database is loaded once, not per request);
 //! - the search runs within a [`Budget`]. The default search gets [`optimal_share`] of it; if
 //!   it runs out, the rest goes to near-optimal searches and the answer says `"optimal": false`
-//!   (unless they prove it) with the larger of the searches' proven lower bounds: on boards of
-//!   more than 16 cells the anytime search (`fifteen solve --time-limit`: beams, and IDA* that
-//!   may still prove the answer optimal), on smaller ones, where the optimal search nearly
-//!   always finishes, weighted A* with decreasing weights, the shortest answer kept.
-//!   Where the default search is not optimal in reasonable time (6x5 and up), that default is
-//!   the anytime search, and it flows through `choose` and `attempt` unchanged.
+//!   (unless they prove it) with the larger of the searches' proven lower bounds: on the 5x5
+//!   with its databases the anytime search (`fifteen solve --time-limit`: beams, and IDA* that
+//!   may still prove the answer optimal), on boards up to 16 cells, where the optimal search
+//!   nearly always finishes, weighted A* with decreasing weights, the shortest answer kept.
+//!   Where the default search is the anytime search (6x5 and up, and boards of 17 to 25 cells
+//!   without databases, `near::auto_anytime`), it flows through `choose` and `attempt`
+//!   unchanged.
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;

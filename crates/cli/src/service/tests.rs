@@ -1,6 +1,7 @@
 //! The service without HTTP: replies, the near-optimal fallbacks and their lower bounds, and
-//! cancellation. Boards here are 3x3 and 4x5 (linear conflict, no database); the 4x4 path through the
-//! databases is tested end to end in `tests/it/serve.rs`.
+//! cancellation. Boards here are 3x3 and 4x5 (linear conflict, no database) and a 5x5 with a
+//! small set built here; the 4x4 path through the databases is tested end to end in
+//! `tests/it/serve.rs`.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -27,7 +27,7 @@
 //! live in memory advised for 2 MiB pages. It is not minimised (at 16 moves that took 0.5 - 1 s
 //! and made the machine a fifth smaller but no faster), and it is built straight from the
 //! checked-in trie, whose nodes breadth first are its states (0.15 - 0.5 s on first use, more
-//! than a short search takes: IDA* takes it only after its first million nodes, building it
+//! than a short search takes: IDA* takes it only after its first 131,072 nodes, building it
 //! on a thread of its own meanwhile, [`Fsm::for_search`], and the anytime search builds it
 //! beside its beams, [`Fsm::warm_up`]). [`Fsm::for_cells`] picks by board alone.
 //!
