@@ -91,19 +91,25 @@ fn runs_near_optimal_with_a_lower_bound_when_the_optimal_search_runs_out() {
     assert_replays(&v);
 }
 
-/// `fifteen random --size 4x5 --moves 80 --seed 3`, and its optimal length, found here by IDA*
-/// with Manhattan distance (about 36 million nodes; linear conflict needs about 1.7 million).
-fn four_by_five() -> (&'static str, u64) {
-    let board = "3 6 1 12 / 2 14 0 4 / 10 7 11 19 / 13 16 8 18 / 15 9 5 17";
+/// The optimal length of `board` for the blank-last goal, found here by IDA* with Manhattan
+/// distance (a heuristic the service does not use).
+fn optimum(board: &str) -> u64 {
     let start = Board::parse(board, None).expect("board");
     let goal = Board::blank_last(start.size());
     let manhattan = fifteen_core::Manhattan::new(&goal);
     let problem = fifteen_core::Problem::new(start, goal).expect("solvable");
-    let optimum = fifteen_core::ida(&problem, &manhattan, &fifteen_core::Limits::default())
+    fifteen_core::ida(&problem, &manhattan, &fifteen_core::Limits::default())
         .expect("an optimal answer")
-        .len() as u64;
-    (board, optimum)
+        .len() as u64
 }
+
+/// `fifteen random --size 4x5 --moves 80 --seed 3` (IDA* with Manhattan distance needs about
+/// 36 million nodes for it, with linear conflict about 1.7 million).
+const FOUR_BY_FIVE: &str = "3 6 1 12 / 2 14 0 4 / 10 7 11 19 / 13 16 8 18 / 15 9 5 17";
+
+/// `fifteen random --size 5x5 --moves 80 --seed 10`.
+const FIVE_BY_FIVE: &str =
+    "2 4 0 3 12 / 1 7 6 11 9 / 21 8 13 10 5 / 17 16 14 19 15 / 22 23 18 24 20";
 
 /// A folder with a small 5x5 set (blank-last goal, six 4-tile patterns), built here.
 fn five_by_five_set() -> std::path::PathBuf {
@@ -128,20 +134,6 @@ fn five_by_five_set() -> std::path::PathBuf {
     dir
 }
 
-/// `fifteen random --size 5x5 --moves 80 --seed 10`, and its optimal length, found here by IDA*
-/// with Manhattan distance.
-fn five_by_five() -> (&'static str, u64) {
-    let board = "2 4 0 3 12 / 1 7 6 11 9 / 21 8 13 10 5 / 17 16 14 19 15 / 22 23 18 24 20";
-    let start = Board::parse(board, None).expect("board");
-    let goal = Board::blank_last(start.size());
-    let manhattan = fifteen_core::Manhattan::new(&goal);
-    let problem = fifteen_core::Problem::new(start, goal).expect("solvable");
-    let optimum = fifteen_core::ida(&problem, &manhattan, &fifteen_core::Limits::default())
-        .expect("an optimal answer")
-        .len() as u64;
-    (board, optimum)
-}
-
 /// Asserts an anytime answer within `max_nodes` with a lower bound at most `optimum`.
 fn assert_anytime_answer(v: &Value, optimum: u64, max_nodes: u64) {
     assert_eq!((v["status"].as_str(), v["algorithm"].as_str()), (Some("solved"), Some("anytime")));
@@ -157,9 +149,8 @@ fn assert_anytime_answer(v: &Value, optimum: u64, max_nodes: u64) {
 /// it gets nearly all of the budget at once.
 #[test]
 fn larger_boards_without_databases_get_the_anytime_search() {
-    let (board, optimum) = four_by_five();
-    let v = ok(service().solve(&request(board), &budget(60, Some(100_000))));
-    assert_anytime_answer(&v, optimum, 100_000);
+    let v = ok(service().solve(&request(FOUR_BY_FIVE), &budget(60, Some(100_000))));
+    assert_anytime_answer(&v, optimum(FOUR_BY_FIVE), 100_000);
     assert_eq!(v["heuristic"], "linear-conflict");
     assert!(v["nodes"].as_u64().is_some_and(|n| n > 10_000), "{v}");
 }
@@ -168,12 +159,11 @@ fn larger_boards_without_databases_get_the_anytime_search() {
 /// search the rest: its answer, the work of both counted.
 #[test]
 fn larger_boards_with_databases_fall_back_to_the_anytime_search() {
-    let (board, optimum) = five_by_five();
     let dir = five_by_five_set();
     let opts = PdbOpts { pdb_dir: Some(dir.clone()), no_pdb_build: true, ..PdbOpts::default() };
     let s = Service::new(1, &opts).expect("a service");
-    let v = ok(s.solve(&request(board), &budget(60, Some(100_000))));
-    assert_anytime_answer(&v, optimum, 100_000);
+    let v = ok(s.solve(&request(FIVE_BY_FIVE), &budget(60, Some(100_000))));
+    assert_anytime_answer(&v, optimum(FIVE_BY_FIVE), 100_000);
     assert!(v["heuristic"].as_str().is_some_and(|h| h.starts_with("pdb ")), "{v}");
     assert!(v["nodes"].as_u64().is_some_and(|n| n > 10_000), "{v}");
     std::fs::remove_dir_all(&dir).expect("cleaned up");
