@@ -43,6 +43,7 @@
 //! that have such a twin.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::huge_pages::HugeBytes;
@@ -148,9 +149,16 @@ impl Fsm {
     /// search that will need it later: nothing if it is built already, or if no thread can be
     /// started (the search then builds it when it needs it).
     pub(crate) fn warm_up(cells: usize) {
-        let shared = if cells >= LONG_FROM_CELLS { &LONG } else { &SHORT };
-        if shared.get().is_none() {
-            let _ = std::thread::Builder::new().spawn(move || Fsm::for_cells(cells));
+        // One thread per machine: a search asks at every iteration until the machine is built.
+        static STARTED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
+        let long = cells >= LONG_FROM_CELLS;
+        let shared = if long { &LONG } else { &SHORT };
+        if shared.get().is_none() && !STARTED[usize::from(long)].swap(true, Ordering::Relaxed) {
+            let started = std::thread::Builder::new().spawn(move || Fsm::for_cells(cells));
+            if started.is_err() {
+                // The search builds it when it needs it; a later call may try again.
+                STARTED[usize::from(long)].store(false, Ordering::Relaxed);
+            }
         }
     }
 
