@@ -164,32 +164,34 @@ impl Service {
             lower_bound,
             stats,
         }) = &outcome
-            && anytime_next
         {
-            // Nothing found in the time left: the optimal search's record, with its bound.
-            if let Some(answer) = self.anytime(board, goal, &heuristic, budget, stats, *lower_bound)
-            {
-                return Ok(answer);
-            }
-        } else if let Outcome::Failed(SearchError::LimitReached {
-            kind: LimitKind::Nodes | LimitKind::Time,
-            lower_bound,
-            stats,
-        }) = &outcome
-            && let Some((solution, algorithm, work)) =
+            if anytime_next {
+                if let Some(answer) =
+                    self.anytime(board, goal, &heuristic, budget, stats, *lower_bound)
+                {
+                    return Ok(answer);
+                }
+                // Nothing found in the time left: the optimal search's record, with its bound.
+            } else if let Some((solution, algorithm, work)) =
                 self.near_optimal(board, goal, &heuristic, budget, stats.generated)
-        {
-            settings.algorithm = algorithm;
-            let mut record =
-                Record::new(board, goal, &Outcome::Solved(solution.clone()), &settings, &self.args);
-            record.heuristic = heuristic.name().to_string();
-            record.lower_bound = Some((*lower_bound).max(solution.initial_h));
-            // The work of every search that ran.
-            record.nodes = stats.generated + work.generated;
-            record.expanded = stats.expanded + work.expanded;
-            record.lookups = stats.lookups + work.lookups;
-            record.time_ms = (stats.elapsed + work.elapsed).as_secs_f64() * 1e3;
-            return Ok(Answer { record, solution: Some(solution) });
+            {
+                settings.algorithm = algorithm;
+                let mut record = Record::new(
+                    board,
+                    goal,
+                    &Outcome::Solved(solution.clone()),
+                    &settings,
+                    &self.args,
+                );
+                record.heuristic = heuristic.name().to_string();
+                record.lower_bound = Some((*lower_bound).max(solution.initial_h));
+                // The work of every search that ran.
+                record.nodes = stats.generated + work.generated;
+                record.expanded = stats.expanded + work.expanded;
+                record.lookups = stats.lookups + work.lookups;
+                record.time_ms = (stats.elapsed + work.elapsed).as_secs_f64() * 1e3;
+                return Ok(Answer { record, solution: Some(solution) });
+            }
         }
         let mut record = Record::new(board, goal, &outcome, &settings, &self.args);
         record.heuristic = heuristic.name().to_string();

@@ -137,18 +137,18 @@ pub(crate) fn ida_with<H: Heuristic>(
         state: root,
         moves: Vec::new(),
     };
-    // The machine of an iteration that starts after `generated` nodes.
+    // The machine of an iteration that starts after `generated` nodes (set per iteration).
     let machine = |generated: u64| fsm.unwrap_or_else(|| Fsm::for_search(n, generated));
+    let mut stats = Stats { generated: 1, ..Stats::default() };
     let mut shared = Shared {
         h: heuristic,
         table: &table,
-        fsm: machine(1),
+        fsm: machine(stats.generated),
         limits,
         goal,
         n,
         generated: AtomicU64::new(1),
     };
-    let mut stats = Stats { generated: 1, ..Stats::default() };
     let mut bound = initial_h.max(from);
     // Each subtree's moves and reach in the last iteration, when subtrees are ordered.
     let mut reach: Option<Vec<(Vec<Dir>, u32)>> = (n >= ORDERED_MIN_CELLS).then(Vec::new);
