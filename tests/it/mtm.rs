@@ -159,6 +159,48 @@ fn damaged_or_older_mtm_tables_are_refused() {
 }
 
 #[test]
+fn the_finer_mtm_set_is_listed_and_preferred_when_memory_holds_it() {
+    let dir = scratch_dir("mtm-split");
+    let d = dir.to_str().unwrap();
+    for i in 1..=fifteen_core::mtm::split_4x4_set().len() {
+        std::fs::write(dir.join(fifteen_core::mtm::split_file(i)), b"not a table").unwrap();
+    }
+    // `pdb list`: the finer set found and used, the default one missing with its command.
+    let run = fifteen(&["pdb", "list", "--pdb-dir", d]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let used = run.stdout.lines().find(|l| l.contains("4x4-mtm-split.p*.pdb")).unwrap_or_default();
+    assert!(used.ends_with("(used)"), "{}", run.stdout);
+    let default =
+        run.stdout.lines().find(|l| l.trim_start().starts_with("4x4-mtm ")).unwrap_or_default();
+    assert!(default.contains("missing: `fifteen pdb build --metric mtm`"), "{}", run.stdout);
+    // Preferred over the default set: its first file is the one a 4x4 MTM solve opens (and
+    // refuses, not being a table).
+    let board = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let solve = ["solve", board, "--goal", "blank-first", "--metric", "mtm", "--json"];
+    let run = fifteen(&[&solve[..], &["--pdb-dir", d]].concat());
+    assert_eq!(run.code, 6, "{run:?}");
+    assert!(run.stderr.contains("4x4-mtm-split.p1.pdb"), "{run:?}");
+    // Memory for the default set (757 MB) but not the finer one (7.6 GB): the finer set is left
+    // out, named, and never opened.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(solve)
+        .args(["--pdb-dir", d, "--no-pdb-build"])
+        .env("FIFTEEN_MEMORY_AVAILABLE", "2000000000")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("tables 4x4-mtm-split in"), "{stderr}");
+    assert!(stderr.contains("not using them"), "{stderr}");
+    let v = json(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!((v["length"].as_u64(), &v["optimal"]), (Some(1), &serde_json::Value::Bool(true)));
+    // An unknown preset's error names both MTM sets.
+    let run = fifteen(&["pdb", "build", "4x4-mtm-fine", "--pdb-dir", d]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("4x4-mtm, 4x4-mtm-split"), "{run:?}");
+}
+
+#[test]
 fn mtm_tables_larger_than_the_memory_available_are_left_out() {
     // With too little memory the tables are neither opened nor built: walking distance answers.
     let dir = scratch_dir("mtm-memory");

@@ -30,6 +30,8 @@ const USAGE: &str =
   --mtm         only Korf's 100 in the multi-tile metric (the 4x4 MTM tables in --pdb-dir,
                 built there first if missing), one thread, the tables warm; with --hard also
                 the 80-move positions and the 16 that need 43 MTM moves (minutes)
+  --split       with --mtm: build the finer set 4x4-mtm-split in --pdb-dir too (5 x 1.5 GB,
+                about 20 minutes once), which the searches then use
 
 The 24-puzzle and large-board benchmarks: `cargo xtask bench --24 --help` and
 `cargo xtask bench --big --help`.";
@@ -41,6 +43,7 @@ struct Options {
     hard: bool,
     rounds: usize,
     mtm: bool,
+    split: bool,
 }
 
 /// Runs the benchmarks.
@@ -52,6 +55,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
         hard: false,
         rounds: 5,
         mtm: false,
+        split: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -60,6 +64,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
             "--quick" => opts.quick = true,
             "--hard" => opts.hard = true,
             "--mtm" => opts.mtm = true,
+            "--split" => opts.split = true,
             "--rounds" => {
                 let n = it.next().context("--rounds needs a count")?;
                 opts.rounds =
@@ -79,7 +84,13 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
     let bin = crate::release_build(root, &["fifteen-cli", "pdb-gen"])?;
     machine();
     if opts.mtm {
-        return crate::bench_mtm::run(root, &bin.join("fifteen"), &opts.pdb_dir, opts.hard);
+        return crate::bench_mtm::run(
+            root,
+            &bin.join("fifteen"),
+            &opts.pdb_dir,
+            opts.hard,
+            opts.split,
+        );
     }
     if opts.build {
         builds(&bin.join("pdb-gen"))?;

@@ -18,9 +18,10 @@ use std::time::Instant;
 
 use anyhow::Context;
 use fifteen_core::mtm::{
-    COLOUR_PRESET, ColourTable, MTM_BEAM_MAX_WIDTH, Metric, MtmHeuristic, MtmHeuristicKind,
-    bfs_mtm, build_colour_table, colour_file, default_4x4_set, format_lines, ida_mtm, lines,
-    parse_lines, replay_lines, write_colour_table,
+    COLOUR_PRESET, ColourTable, Colouring, MTM_BEAM_MAX_WIDTH, Metric, MtmHeuristic,
+    MtmHeuristicKind, SPLIT_PRESET, bfs_mtm, build_colour_table, colour_file, default_4x4_set,
+    format_lines, ida_mtm, lines, parse_lines, replay_lines, split_4x4_set, split_file,
+    write_colour_table,
 };
 use fifteen_core::pdb::{LoadMode, PdbError};
 use fifteen_core::{
@@ -67,67 +68,128 @@ pub(crate) fn heuristic(goal: &Board, opts: &PdbOpts) -> anyhow::Result<Arc<MtmH
     Ok(h)
 }
 
-/// The files of the default 4x4 MTM set in `dir`.
-fn set_files(dir: &Path) -> Vec<PathBuf> {
-    (1..=default_4x4_set().len()).map(|i| dir.join(colour_file(i))).collect()
+/// A 4x4 MTM set: the default (`4x4-mtm`, built on first use) or the finer one
+/// (`4x4-mtm-split`, ten times the states, built only when asked for and preferred when found).
+struct MtmSet {
+    preset: &'static str,
+    colourings: Vec<Colouring>,
+    file: fn(usize) -> String,
 }
 
-/// Opens the MTM table at `path`, checked in full once (then trusted while its stamp matches),
-/// and checks that it is table `i` of the default set.
-fn open_checked(path: &Path, i: usize, mode: LoadMode) -> anyhow::Result<Arc<ColourTable>> {
-    let open = || -> Result<ColourTable, PdbError> {
-        let t = ColourTable::open(path, mode)?;
-        crate::pdb::check(t.table(), true)?;
-        Ok(t)
-    };
-    let t = open()
-        .map_err(|e| DbError(chain(&e)))
-        .with_context(|| format!("cannot use {}", path.display()))?;
-    let expected = &default_4x4_set()[i];
-    if t.colouring() != expected {
-        return Err(DbError(format!(
-            "{} is not table {} of the {COLOUR_PRESET} set (another colouring or blank cell); rebuild the set with `fifteen pdb build --metric mtm`",
-            path.display(),
-            i + 1
-        ))
-        .into());
+impl MtmSet {
+    fn default_4x4() -> MtmSet {
+        MtmSet { preset: COLOUR_PRESET, colourings: default_4x4_set(), file: colour_file }
     }
-    Ok(Arc::new(t))
+
+    fn split_4x4() -> MtmSet {
+        MtmSet { preset: SPLIT_PRESET, colourings: split_4x4_set(), file: split_file }
+    }
+
+    /// The set named `name`, if it is one.
+    fn named(name: &str) -> Option<MtmSet> {
+        [MtmSet::default_4x4(), MtmSet::split_4x4()].into_iter().find(|s| s.preset == name)
+    }
+
+    /// Its files in `dir`.
+    fn files(&self, dir: &Path) -> Vec<PathBuf> {
+        (1..=self.colourings.len()).map(|i| dir.join((self.file)(i))).collect()
+    }
+
+    /// Bytes of memory its tables take.
+    fn bytes(&self) -> u64 {
+        self.colourings.iter().map(|c| c.states() + 4096).sum()
+    }
+
+    /// The command that builds it.
+    fn command(&self) -> String {
+        if self.preset == COLOUR_PRESET {
+            "fifteen pdb build --metric mtm".to_string()
+        } else {
+            format!("fifteen pdb build {}", self.preset)
+        }
+    }
+
+    /// Opens table `i` at `path`, checked in full once (then trusted while its stamp matches),
+    /// and checks that it is table `i` of this set.
+    fn open_checked(
+        &self,
+        path: &Path,
+        i: usize,
+        mode: LoadMode,
+    ) -> anyhow::Result<Arc<ColourTable>> {
+        let open = || -> Result<ColourTable, PdbError> {
+            let t = ColourTable::open(path, mode)?;
+            crate::pdb::check(t.table(), true)?;
+            Ok(t)
+        };
+        let t = open()
+            .map_err(|e| DbError(chain(&e)))
+            .with_context(|| format!("cannot use {}", path.display()))?;
+        if t.colouring() != &self.colourings[i] {
+            return Err(DbError(format!(
+                "{} is not table {} of the {} set (another colouring or blank cell); rebuild the set with `{}`",
+                path.display(),
+                i + 1,
+                self.preset,
+                self.command()
+            ))
+            .into());
+        }
+        Ok(Arc::new(t))
+    }
+
+    /// Its tables in `dir`, all checked.
+    fn open_all(&self, dir: &Path, mode: LoadMode) -> anyhow::Result<Vec<Arc<ColourTable>>> {
+        let files = self.files(dir);
+        files.iter().enumerate().map(|(i, f)| self.open_checked(f, i, mode)).collect()
+    }
 }
 
-/// The 4x4 colour tables: the first folder with the whole set, or the set built on first use;
-/// none (with a note) if neither.
+/// The 4x4 colour tables: the first folder with a whole set (the finer set before the default
+/// one, if memory holds it), or the default set built on first use; none (with a note) if
+/// neither.
 fn colour_tables(opts: &PdbOpts) -> anyhow::Result<Vec<Arc<ColourTable>>> {
     let (dirs, build_dir) = search_dirs(opts);
     let mode = opts.pdb_load.mode();
-    // As for the single-tile sets (`pdb/memory.rs`): tables larger than the memory available
-    // would be paged in and out on every lookup.
-    let need: u64 = default_4x4_set().iter().map(|c| c.states() + 4096).sum();
-    if let Some(available) = crate::pdb::memory::available()
-        && need > available
-    {
-        eprintln!(
-            "note: the MTM tables ({COLOUR_PRESET}) need {} MB of memory but {} MB are available; using walking distance alone (slow on hard positions)",
-            need.div_ceil(1_000_000),
-            available / 1_000_000
-        );
-        return Ok(Vec::new());
-    }
+    let available = crate::pdb::memory::available();
     for dir in &dirs {
-        let files = set_files(dir);
-        if files.iter().all(|f| f.is_file()) {
-            let tables = files
-                .iter()
-                .enumerate()
-                .map(|(i, f)| open_checked(f, i, mode))
-                .collect::<anyhow::Result<Vec<_>>>()?;
+        for set in [MtmSet::split_4x4(), MtmSet::default_4x4()] {
+            if !set.files(dir).iter().all(|f| f.is_file()) {
+                continue;
+            }
+            // As for the single-tile sets (`pdb/memory.rs`): tables larger than the memory
+            // available would be paged in and out on every lookup.
+            if let Some(available) = available
+                && set.bytes() > available
+            {
+                eprintln!(
+                    "note: the MTM tables {} in {} need {} MB of memory but {} MB are available; not using them",
+                    set.preset,
+                    dir.display(),
+                    set.bytes().div_ceil(1_000_000),
+                    available / 1_000_000
+                );
+                continue;
+            }
+            let tables = set.open_all(dir, mode)?;
             eprintln!(
                 "using the MTM tables {} ({} files)",
-                dir.join(format!("{COLOUR_PRESET}.p*.pdb")).display(),
+                dir.join(format!("{}.p*.pdb", set.preset)).display(),
                 tables.len()
             );
             return Ok(tables);
         }
+    }
+    let set = MtmSet::default_4x4();
+    if let Some(available) = available
+        && set.bytes() > available
+    {
+        eprintln!(
+            "note: the MTM tables ({COLOUR_PRESET}) need {} MB of memory but {} MB are available; using walking distance alone (slow on hard positions)",
+            set.bytes().div_ceil(1_000_000),
+            available / 1_000_000
+        );
+        return Ok(Vec::new());
     }
     let Some(dir) = build_dir.filter(|_| !opts.no_pdb_build) else {
         eprintln!(
@@ -138,22 +200,63 @@ fn colour_tables(opts: &PdbOpts) -> anyhow::Result<Vec<Arc<ColourTable>>> {
     eprintln!(
         "no MTM tables found; building {COLOUR_PRESET} into {} (once: about 2 minutes of CPU, {} x 151 MB)",
         dir.display(),
-        default_4x4_set().len()
+        set.colourings.len()
     );
-    build_into(&dir)?;
-    set_files(&dir).iter().enumerate().map(|(i, f)| open_checked(f, i, mode)).collect()
+    build_into(&set, &dir)?;
+    set.open_all(&dir, mode)
 }
 
-/// Builds the tables of the default 4x4 set that `dir` lacks (or holds damaged, or of another
-/// layout) into it, under the folder's lock, with a progress line per BFS level on a terminal.
-fn build_into(dir: &Path) -> anyhow::Result<std::time::Duration> {
+/// `fifteen pdb list`'s lines on the 4x4 MTM sets: where each is, or how to build it, and
+/// which one a 4x4 MTM search uses (the first folder's finer set, as [`colour_tables`]).
+pub(crate) fn list_lines(opts: &PdbOpts) -> Vec<String> {
+    let (dirs, _) = search_dirs(opts);
+    let mut lines = vec!["multi-tile (MTM) sets, 4x4:".to_string()];
+    let mut used = false;
+    for dir in &dirs {
+        for set in [MtmSet::split_4x4(), MtmSet::default_4x4()] {
+            if set.files(dir).iter().all(|f| f.is_file()) {
+                let note = if used { "" } else { " (used)" };
+                used = true;
+                lines.push(format!(
+                    "  {:<14} {}  {} tables, {} MB{note}",
+                    set.preset,
+                    dir.join(format!("{}.p*.pdb", set.preset)).display(),
+                    set.colourings.len(),
+                    set.bytes() / 1_000_000
+                ));
+            }
+        }
+    }
+    for (set, what) in [
+        (MtmSet::default_4x4(), "about 2 minutes of CPU; the first 4x4 MTM solve builds it"),
+        (
+            MtmSet::split_4x4(),
+            "about 11 minutes on 2 cores; ten times the states, for hard positions",
+        ),
+    ] {
+        if !dirs.iter().any(|d| set.files(d).iter().all(|f| f.is_file())) {
+            lines.push(format!(
+                "  {:<14} missing: `{}` builds it ({}, {} MB)",
+                set.preset,
+                set.command(),
+                what,
+                set.bytes() / 1_000_000
+            ));
+        }
+    }
+    lines
+}
+
+/// Builds the tables of `set` that `dir` lacks (or holds damaged, or of another layout) into
+/// it, under the folder's lock, with a progress line per BFS level on a terminal.
+fn build_into(set: &MtmSet, dir: &Path) -> anyhow::Result<std::time::Duration> {
     let _lock = DirLock::acquire(dir).map_err(|e| DbError(format!("{e:#}")))?;
     let took = Instant::now();
-    let set = default_4x4_set();
     let tty = std::io::stderr().is_terminal();
-    for (i, (colouring, path)) in set.iter().zip(set_files(dir)).enumerate() {
+    let count = set.colourings.len();
+    for (i, (colouring, path)) in set.colourings.iter().zip(set.files(dir)).enumerate() {
         // Present and sound (another process may have built it while this one waited).
-        if path.is_file() && open_checked(&path, i, LoadMode::Mmap).is_ok() {
+        if path.is_file() && set.open_checked(&path, i, LoadMode::Mmap).is_ok() {
             continue;
         }
         let total = colouring.states();
@@ -162,9 +265,8 @@ fn build_into(dir: &Path) -> anyhow::Result<std::time::Duration> {
             if tty {
                 let pct = 100.0 * seen as f64 / total as f64;
                 eprint!(
-                    "\r  MTM table {} of {}, depth {depth:>2}: {seen:>11} of {total} states ({pct:5.1}%)",
+                    "\r  MTM table {} of {count}, depth {depth:>2}: {seen:>11} of {total} states ({pct:5.1}%)",
                     i + 1,
-                    set.len()
                 );
             }
         });
@@ -179,18 +281,34 @@ fn build_into(dir: &Path) -> anyhow::Result<std::time::Duration> {
     Ok(took.elapsed())
 }
 
-/// `fifteen pdb build --metric mtm`.
-pub(crate) fn build(opts: &PdbOpts) -> anyhow::Result<u8> {
+/// `fifteen pdb build --metric mtm` (the default set), or `fifteen pdb build NAME` with `NAME`
+/// an MTM set's preset; `None` if `name` is not one.
+pub(crate) fn build(name: Option<&str>, opts: &PdbOpts) -> Option<anyhow::Result<u8>> {
+    let set = match name {
+        None => MtmSet::default_4x4(),
+        Some(name) => MtmSet::named(name)?,
+    };
+    Some(build_set(&set, opts))
+}
+
+fn build_set(set: &MtmSet, opts: &PdbOpts) -> anyhow::Result<u8> {
     let (_, dir) = search_dirs(opts);
     let dir = dir.ok_or_else(|| DbError("no folder to build in: pass --pdb-dir".into()))?;
-    eprintln!("building the 4x4 MTM tables ({COLOUR_PRESET}) into {}", dir.display());
-    let took = build_into(&dir)?;
+    eprintln!(
+        "building the 4x4 MTM tables ({}, {} x {} MB) into {}",
+        set.preset,
+        set.colourings.len(),
+        set.colourings[0].states().div_ceil(1_000_000),
+        dir.display()
+    );
+    let took = build_into(set, &dir)?;
     let bytes: u64 =
-        set_files(&dir).iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+        set.files(&dir).iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
     println!(
-        "{} holds the {COLOUR_PRESET} set ({} files, {bytes} bytes); this build took {took:.1?}",
+        "{} holds the {} set ({} files, {bytes} bytes); this build took {took:.1?}",
         dir.display(),
-        default_4x4_set().len()
+        set.preset,
+        set.colourings.len()
     );
     Ok(exit::OK)
 }

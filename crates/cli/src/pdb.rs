@@ -465,7 +465,14 @@ pub(crate) fn run(args: &PdbArgs) -> anyhow::Result<u8> {
         PdbCommand::List(opts) => list(opts),
         PdbCommand::Info { file } => info(file),
         PdbCommand::Verify { files } => verify(files),
-        PdbCommand::Build { metric: MetricArg::Mtm, opts, .. } => crate::mtm::build(opts),
+        PdbCommand::Build { metric: MetricArg::Mtm, opts, .. } => {
+            crate::mtm::build(None, opts).unwrap_or_else(|| unreachable!("the default set"))
+        }
+        PdbCommand::Build { preset: Some(name), opts, .. }
+            if let Some(built) = crate::mtm::build(Some(name), opts) =>
+        {
+            built
+        }
         PdbCommand::Build { preset: name, size, opts, .. } => {
             build(name.as_deref(), size.as_deref(), opts)
         }
@@ -527,6 +534,9 @@ fn list(opts: &PdbOpts) -> anyhow::Result<u8> {
         writeln!(out, "missing sets are built in {}", dir.display())?;
     }
     for line in advice::defaults(&found, opts) {
+        writeln!(out, "{line}")?;
+    }
+    for line in crate::mtm::list_lines(opts) {
         writeln!(out, "{line}")?;
     }
     Ok(exit::OK)
@@ -611,7 +621,8 @@ fn build(name: Option<&str>, size: Option<&str>, opts: &PdbOpts) -> anyhow::Resu
         (name, None) => {
             let name = name.unwrap_or("4x4-6-6-3");
             preset(name).ok_or_else(|| {
-                let names: Vec<&str> = pdb_gen::PRESETS.iter().map(|p| p.name).collect();
+                let mut names: Vec<&str> = pdb_gen::PRESETS.iter().map(|p| p.name).collect();
+                names.extend([fifteen_core::mtm::COLOUR_PRESET, fifteen_core::mtm::SPLIT_PRESET]);
                 exit::Usage(format!("unknown preset {name:?}; presets are {}", names.join(", ")))
             })?
         }

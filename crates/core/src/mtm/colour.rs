@@ -26,6 +26,15 @@
 //! and 4^8 entries (192 KB, in L2). The table is stored in the v2 file format with its own entry
 //! encoding ([`EntryEncoding::MtmColour`]), so the single-tile loaders refuse it and
 //! [`ColourTable::open`] refuses their files.
+//!
+//! **Splits.** A fifth class would need 3-bit codes and half tables 8^7 and 8^8 entries long,
+//! out of the cache. Instead a colouring may mark one class a *subclass* of the last 2-bit
+//! class ([`Split`]): the ranker sees the two merged, and the state's index is the merged rank
+//! times C(merged size, subclass size) plus the rank of the subclass's cells among the merged
+//! class's cells (the combinatorial number system over the merged class's place values, two
+//! popcounts a cell). The finer set ([`SPLIT_4X4`], [`split_4x4_set`]) splits Rokicki's class
+//! of five tiles in three and two: 1,513,512,000 states a table, 1.5 GB at a byte each, built
+//! only when asked for (`fifteen pdb build 4x4-mtm-split`) and preferred when present.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -55,8 +64,18 @@ pub const DEFAULT_4X4_BLANKS: [usize; 5] = [0, 1, 5, 4, 15];
 /// The most cells a colouring may have (its states are packed in nibbles).
 pub const MAX_COLOUR_CELLS: usize = 16;
 
-/// The most classes besides the blank's: a class code takes 2 bits.
+/// The most classes besides the blank's that the ranking codes: a class code takes 2 bits. A
+/// colouring may have one class more, a *split* ([`Colouring::split`]).
 pub const MAX_CLASSES: usize = 4;
+
+/// The preset name of the finer 4x4 MTM set: the default colouring with its class of five
+/// tiles split in three and two ([`SPLIT_4X4`]), ten times the states.
+pub const SPLIT_PRESET: &str = "4x4-mtm-split";
+
+/// The finer 4x4 colouring, by cell of the blank-first goal: [`DEFAULT_4X4`] with classes 3 and
+/// 4 swapped (the class of five tiles last) and two of its cells, 10 and 11, in a fifth class
+/// that splits it.
+pub const SPLIT_4X4: [u8; 16] = [0, 3, 3, 4, 3, 3, 4, 4, 2, 2, 5, 5, 2, 2, 1, 1];
 
 /// Bits of a cell's class code in a packed board.
 const BITS: u32 = 2;
@@ -129,6 +148,77 @@ pub struct Colouring {
     sizes: Vec<u8>,
     /// The blank's cell.
     blank: usize,
+    /// With [`MAX_CLASSES`] + 1 classes besides the blank's, how the last one splits the one
+    /// before it.
+    split: Option<Split>,
+}
+
+/// A colouring's last class taken as a subclass of the class before it (a *split*): the
+/// string of classes is ranked with the two merged (so with the 2-bit codes of at most
+/// [`MAX_CLASSES`] classes, the merged class's code 3), and the state's index is that rank times
+/// `C(total, sub)` plus where the subclass's cells lie among the merged class's
+/// ([`Split::rank`]). The abstraction is finer than the merged colouring's, so its entries are
+/// at least as large and still lower bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Split {
+    /// Cells of the merged class (the parent's and the subclass's).
+    total: u8,
+    /// Cells of the subclass.
+    sub: u8,
+    /// `C(total, sub)`: how many ranks [`Split::rank`] gives.
+    factor: u32,
+}
+
+impl Split {
+    /// How many sub-ranks there are (`C(total, sub)`).
+    #[inline(always)]
+    pub(crate) fn factor(&self) -> u32 {
+        self.factor
+    }
+
+    /// Where the subclass lies among the merged class's cells: `v` is the packed board of the
+    /// merged classes (the merged class's code 3) and `s` the sum of the place values of the
+    /// subclass's cells. The rank in the combinatorial number system of the subclass's places
+    /// among the merged class's fields, counted from the low end: `sum C(j_m, m + 1)` over its
+    /// cells in increasing place value, `j_m` the merged class's fields below the `m`-th.
+    #[inline(always)]
+    pub(crate) fn rank(&self, v: u32, s: u32) -> u32 {
+        // A field's low bit where its code is 3.
+        let merged = v & (v >> 1) & 0x5555_5555;
+        let mut s = s;
+        let mut rank = 0u32;
+        let mut m = 1;
+        while s != 0 {
+            let low = s & s.wrapping_neg();
+            let j = (merged & (low - 1)).count_ones() as usize;
+            rank += BINOM[j][m] as u32;
+            m += 1;
+            s ^= low;
+        }
+        rank
+    }
+
+    /// The subclass's places among the merged class's fields (bit `i`: the `i`-th field from
+    /// the low end) of each rank, in rank order.
+    fn subsets(&self) -> Vec<u32> {
+        let mut all: Vec<(u32, u32)> = (0u32..1 << self.total)
+            .filter(|m| m.count_ones() == u32::from(self.sub))
+            .map(|mask| {
+                let mut rank = 0u32;
+                let mut k = 1;
+                for (i, row) in BINOM.iter().enumerate().take(self.total as usize) {
+                    if mask >> i & 1 == 1 {
+                        rank += row[k] as u32;
+                        k += 1;
+                    }
+                }
+                (rank, mask)
+            })
+            .collect();
+        all.sort_unstable();
+        debug_assert!(all.iter().enumerate().all(|(i, &(r, _))| r as usize == i));
+        all.into_iter().map(|(_, mask)| mask).collect()
+    }
 }
 
 impl Colouring {
@@ -141,7 +231,7 @@ impl Colouring {
             return None;
         }
         let classes = *class_of_cell.iter().max()? as usize + 1;
-        if !(2..=MAX_CLASSES + 1).contains(&classes) {
+        if !(2..=MAX_CLASSES + 2).contains(&classes) {
             return None;
         }
         let mut sizes = vec![0u8; classes];
@@ -154,7 +244,63 @@ impl Colouring {
         let blank = class_of_cell.iter().position(|&c| c == 0)?;
         let mut cell_class = [0u8; MAX_COLOUR_CELLS];
         cell_class[..n].copy_from_slice(class_of_cell);
-        Some(Colouring { size, cell_class, sizes, blank })
+        let split = (classes == MAX_CLASSES + 2).then(|| {
+            let (total, sub) =
+                (sizes[MAX_CLASSES] + sizes[MAX_CLASSES + 1], sizes[MAX_CLASSES + 1]);
+            Split { total, sub, factor: BINOM[total as usize][sub as usize] as u32 }
+        });
+        Some(Colouring { size, cell_class, sizes, blank, split })
+    }
+
+    /// The finer 4x4 colouring ([`SPLIT_4X4`], blank on cell 0).
+    pub fn split_4x4() -> Colouring {
+        Colouring::new(Size::S4X4, &SPLIT_4X4).unwrap_or_else(|| unreachable!())
+    }
+
+    /// How its last class splits the one before it, if it has [`MAX_CLASSES`] + 1 classes
+    /// besides the blank's.
+    pub(crate) fn split(&self) -> Option<Split> {
+        self.split
+    }
+
+    /// Whether it has a split class (ten or so times the states of the merged colouring).
+    pub fn is_split(&self) -> bool {
+        self.split.is_some()
+    }
+
+    /// The name its files' headers give the set (`4x4-mtm`, or `4x4-mtm-split`).
+    fn preset_name(&self) -> String {
+        let split = if self.is_split() { "-split" } else { "" };
+        format!("{}-mtm{split}", self.size)
+    }
+
+    /// The class sizes the string is ranked by: the split's two classes merged.
+    fn merged_sizes(&self) -> Vec<u8> {
+        let mut sizes = self.sizes.clone();
+        if let Some(s) = self.split {
+            sizes.truncate(MAX_CLASSES + 1);
+            sizes[MAX_CLASSES] = s.total;
+        }
+        sizes
+    }
+
+    /// The index of a board of classes (one 0, the blank) in this colouring's table.
+    pub(crate) fn rank(&self, classes: &[u8]) -> u64 {
+        let ranker = self.ranker();
+        let n = self.size.cells();
+        let merged: Vec<u8> = classes[..n].iter().map(|&c| c.min(MAX_CLASSES as u8)).collect();
+        let r = ranker.rank(&merged);
+        match self.split {
+            None => r,
+            Some(split) => {
+                let v = ranker.pack(&merged) as u32;
+                let s: u64 = (0..n)
+                    .filter(|&c| classes[c] as usize == MAX_CLASSES + 1)
+                    .map(|c| ranker.weight(c))
+                    .sum();
+                r * u64::from(split.factor) + u64::from(split.rank(v, s as u32))
+            }
+        }
     }
 
     /// The default 4x4 colouring ([`DEFAULT_4X4`], blank on cell 0).
@@ -222,6 +368,9 @@ impl Colouring {
     }
 
     /// The colouring a file header describes, or why it is not one this version reads.
+    ///
+    /// A colouring of [`MAX_CLASSES`] + 1 classes besides the blank's is a split: its last class
+    /// a subclass of the one before it.
     fn from_header(goal: &Board, tiles: &[u8], class_ends: u64) -> Result<Colouring, String> {
         let size = goal.size();
         if *goal != table_goal(size, goal.blank()) {
@@ -242,14 +391,16 @@ impl Colouring {
         }
         Colouring::new(size, &class_of_cell).ok_or_else(|| {
             format!(
-                "the colour classes are not a colouring this version ranks (at most {MAX_COLOUR_CELLS} cells and {MAX_CLASSES} classes besides the blank's)"
+                "the colour classes are not a colouring this version ranks (at most {MAX_COLOUR_CELLS} cells and {} classes besides the blank's)",
+                MAX_CLASSES + 1
             )
         })
     }
 
-    /// The ranker of this colouring's class sizes (shared between colourings of equal sizes).
+    /// The ranker of this colouring's class sizes, a split's two classes merged (shared between
+    /// colourings of equal sizes).
     pub(crate) fn ranker(&self) -> Arc<Ranker> {
-        Ranker::shared(self.size.cells(), &self.sizes)
+        Ranker::shared(self.size.cells(), &self.merged_sizes())
     }
 }
 
@@ -257,7 +408,7 @@ impl Colouring {
 /// (the file check's), or why the header is not a colour table this version reads.
 pub(crate) fn goal_rank(goal: &Board, tiles: &[u8], class_ends: u64) -> Result<u64, String> {
     let c = Colouring::from_header(goal, tiles, class_ends)?;
-    Ok(c.ranker().rank(c.classes()))
+    Ok(c.rank(c.classes()))
 }
 
 /// The rank of colour states (see the module docs): `index(v, p) = (hi[s >> 16] +
@@ -415,28 +566,36 @@ fn prefix_rank(codes: &[u8], left: &mut [u8; 8], n: usize) -> Option<u64> {
 /// some class has two cells or more; [`UNREACHABLE`] otherwise).
 ///
 /// States are visited block by block (a first half of the string, then every second half that
-/// completes it, then every cell of the blank, in rank order), so that no state is unranked. A
-/// level pushes from its states while they are fewer than the states not yet reached, then
-/// pulls: each unreached state looks for a neighbour on the level.
+/// completes it, then every cell of the blank, then every place of a split's subclass, in rank
+/// order), so that no state is unranked. A level pushes from its states while they are fewer
+/// than the states not yet reached, then pulls: each unreached state looks for a neighbour on
+/// the level.
 pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + Sync)) -> Vec<u8> {
     let ranker = colouring.ranker();
+    let split = colouring.split;
+    let factor = split.map_or(1, |s| s.factor as usize);
+    let subsets = split.map_or_else(|| vec![0], |s| s.subsets());
     let blocks = Blocks::new(&ranker);
     let total = colouring.states() as usize;
-    let table: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNREACHABLE)).collect();
+    let table: Vec<AtomicU8> =
+        (0..total).into_par_iter().map(|_| AtomicU8::new(UNREACHABLE)).collect();
     let size = colouring.size;
     let n = size.cells();
     let m = n - 1;
     let hi_cells = m - ranker.lo_cells;
-    let goal = ranker.rank(colouring.classes()) as usize;
+    let goal = colouring.rank(colouring.classes()) as usize;
     table[goal].store(0, Ordering::Relaxed);
     let neighbours: Vec<[Option<usize>; 4]> =
         (0..n).map(|c| Dir::ALL.map(|d| d.neighbor(size, c))).collect();
+    let at = Neighbours { ranker: &ranker, split, neighbours: &neighbours };
+    let merged_class = MAX_CLASSES as u8;
     let mut depth = 0u8;
     let mut seen = 1u64;
     let mut frontier = 1u64;
     progress(0, seen);
     while depth < UNREACHABLE - 1 {
         let pull = frontier > total as u64 - seen;
+        let wanted = |e: u8| if pull { e == UNREACHABLE } else { e == depth };
         let found: u64 = blocks
             .prefixes
             .par_iter()
@@ -447,19 +606,15 @@ pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + S
                 string[..hi_cells].copy_from_slice(&first[..hi_cells]);
                 let mut new = 0u64;
                 for (j, &lo_value) in suffixes.iter().enumerate() {
-                    let base = (start as usize + j) * n;
-                    let entries = &table[base..base + n];
-                    if entries.iter().all(|e| {
-                        let e = e.load(Ordering::Relaxed);
-                        if pull { e != UNREACHABLE } else { e != depth }
-                    }) {
+                    let base = (start as usize + j) * n * factor;
+                    let entries = &table[base..base + n * factor];
+                    if !entries.iter().any(|e| wanted(e.load(Ordering::Relaxed))) {
                         continue;
                     }
                     let second = codes_of(lo_value as usize, BITS, m - hi_cells);
                     string[hi_cells..m].copy_from_slice(&second[..m - hi_cells]);
-                    for (p, entry) in entries.iter().enumerate() {
-                        let e = entry.load(Ordering::Relaxed);
-                        if (pull && e != UNREACHABLE) || (!pull && e != depth) {
+                    for (p, block) in entries.chunks_exact(factor).enumerate() {
+                        if !block.iter().any(|e| wanted(e.load(Ordering::Relaxed))) {
                             continue;
                         }
                         // The board: the string with the blank inserted on `p`.
@@ -472,20 +627,42 @@ pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + S
                             };
                         }
                         let v = ranker.pack(&classes);
-                        let hit = for_each_neighbour(&ranker, &neighbours, &classes, p, v, |j| {
-                            let e = &table[j as usize];
-                            if pull {
-                                e.load(Ordering::Relaxed) == depth
-                            } else {
-                                if e.load(Ordering::Relaxed) == UNREACHABLE {
-                                    e.store(depth + 1, Ordering::Relaxed);
-                                }
-                                false
+                        // The merged class's cells in increasing place value.
+                        let mut places = [0usize; MAX_COLOUR_CELLS];
+                        let mut count = 0;
+                        for c in (0..n).rev() {
+                            if split.is_some() && classes[c] == merged_class {
+                                places[count] = c;
+                                count += 1;
                             }
-                        });
-                        if pull && hit {
-                            entry.store(depth + 1, Ordering::Relaxed);
-                            new += 1;
+                        }
+                        for (entry, &mask) in block.iter().zip(&subsets) {
+                            if !wanted(entry.load(Ordering::Relaxed)) {
+                                continue;
+                            }
+                            let mut full = classes;
+                            let mut sub = 0u64;
+                            for (i, &c) in places[..count].iter().enumerate() {
+                                if mask >> i & 1 == 1 {
+                                    full[c] = merged_class + 1;
+                                    sub += ranker.weight(c);
+                                }
+                            }
+                            let hit = at.each(&full, p, v, sub, |j| {
+                                let e = &table[j as usize];
+                                if pull {
+                                    e.load(Ordering::Relaxed) == depth
+                                } else {
+                                    if e.load(Ordering::Relaxed) == UNREACHABLE {
+                                        e.store(depth + 1, Ordering::Relaxed);
+                                    }
+                                    false
+                                }
+                            });
+                            if pull && hit {
+                                entry.store(depth + 1, Ordering::Relaxed);
+                                new += 1;
+                            }
                         }
                     }
                 }
@@ -506,34 +683,56 @@ pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + S
         frontier = new;
         progress(depth, seen);
     }
-    table.into_iter().map(AtomicU8::into_inner).collect()
+    table.into_par_iter().map(AtomicU8::into_inner).collect()
 }
 
-/// Calls `f` on the rank of every MTM neighbour of the state `classes` (blank on `blank`,
-/// packed board `v`) until it returns true; returns whether it did.
-#[inline(always)]
-fn for_each_neighbour(
-    ranker: &Ranker,
-    neighbours: &[[Option<usize>; 4]],
-    classes: &[u8; MAX_COLOUR_CELLS],
-    blank: usize,
-    v: u64,
-    mut f: impl FnMut(u64) -> bool,
-) -> bool {
-    for d in Dir::ALL {
-        let mut b = blank;
-        let mut v = v;
-        while let Some(to) = neighbours[b][d as usize] {
-            // The class on `to` slides onto `b`; the blank's code is 0.
-            let c = u64::from(classes[to] - 1);
-            v = v.wrapping_add(c.wrapping_mul(ranker.weight(b).wrapping_sub(ranker.weight(to))));
-            b = to;
-            if f(ranker.index(v, b)) {
-                return true;
+/// What the build needs to rank a state's MTM neighbours.
+struct Neighbours<'a> {
+    ranker: &'a Ranker,
+    split: Option<Split>,
+    neighbours: &'a [[Option<usize>; 4]],
+}
+
+impl Neighbours<'_> {
+    /// Calls `f` on the index of every MTM neighbour of the state `classes` (blank on `blank`,
+    /// packed board `v` of the merged classes, a split's subclass on the place values summed in
+    /// `sub`) until it returns true; returns whether it did.
+    #[inline(always)]
+    fn each(
+        &self,
+        classes: &[u8; MAX_COLOUR_CELLS],
+        blank: usize,
+        v: u64,
+        sub: u64,
+        mut f: impl FnMut(u64) -> bool,
+    ) -> bool {
+        let ranker = self.ranker;
+        for d in Dir::ALL {
+            let (mut b, mut v, mut sub) = (blank, v, sub);
+            while let Some(to) = self.neighbours[b][d as usize] {
+                // The class on `to` slides onto `b`; the blank's code is 0.
+                let class = classes[to];
+                let c = u64::from(class.min(MAX_CLASSES as u8) - 1);
+                let moved = ranker.weight(b).wrapping_sub(ranker.weight(to));
+                v = v.wrapping_add(c.wrapping_mul(moved));
+                if class as usize > MAX_CLASSES {
+                    sub = sub.wrapping_add(moved);
+                }
+                b = to;
+                let index = match self.split {
+                    None => ranker.index(v, b),
+                    Some(s) => {
+                        ranker.index(v, b) * u64::from(s.factor)
+                            + u64::from(s.rank(v as u32, sub as u32))
+                    }
+                };
+                if f(index) {
+                    return true;
+                }
             }
         }
+        false
     }
-    false
 }
 
 /// The strings of a colouring in rank order, block by block: each valid first half (its
@@ -599,6 +798,11 @@ impl ColourTable {
         };
         let colouring = Colouring::from_header(table.goal(), &header.tiles, class_ends)
             .map_err(|reason| PdbError::BadPattern { reason })?;
+        if colouring.states() > u64::from(u32::MAX) {
+            return Err(PdbError::BadPattern {
+                reason: format!("{} states do not fit the 32-bit index", colouring.states()),
+            });
+        }
         Ok(ColourTable { colouring, table })
     }
 
@@ -645,6 +849,21 @@ pub fn colour_file(i: usize) -> String {
     format!("{COLOUR_PRESET}.p{i}.pdb")
 }
 
+/// The file name of table `i` (from 1) of the finer set ([`SPLIT_PRESET`]).
+pub fn split_file(i: usize) -> String {
+    format!("{SPLIT_PRESET}.p{i}.pdb")
+}
+
+/// The colourings of the finer 4x4 set, in file order: [`SPLIT_4X4`] with its blank on the
+/// default set's cells.
+pub fn split_4x4_set() -> Vec<Colouring> {
+    let base = Colouring::split_4x4();
+    DEFAULT_4X4_BLANKS
+        .iter()
+        .map(|&e| base.with_blank_at(e).unwrap_or_else(|| unreachable!("a cell of the 4x4")))
+        .collect()
+}
+
 /// The colourings of the default 4x4 set, in file order.
 pub fn default_4x4_set() -> Vec<Colouring> {
     let base = Colouring::default_4x4();
@@ -659,7 +878,7 @@ fn encode_file(colouring: &Colouring, entries: &[u8]) -> Result<Vec<u8>, PdbErro
     let (goal, tiles, class_ends) = colouring.header_parts();
     let meta = PdbMeta {
         generator: format!("fifteen-core {}", env!("CARGO_PKG_VERSION")),
-        preset: Some(format!("{}-mtm", colouring.size)),
+        preset: Some(colouring.preset_name()),
     };
     let mut bytes =
         encode_header_as(&goal, &tiles, EntryEncoding::MtmColour { class_ends }, &meta, entries)?;
@@ -675,9 +894,6 @@ pub fn write_colour_table(
     generator: &str,
 ) -> Result<(), PdbError> {
     let (goal, tiles, class_ends) = colouring.header_parts();
-    let meta = PdbMeta {
-        generator: generator.to_string(),
-        preset: Some(format!("{}-mtm", colouring.size)),
-    };
+    let meta = PdbMeta { generator: generator.to_string(), preset: Some(colouring.preset_name()) };
     write_pdb_file_as(path, &goal, &tiles, EntryEncoding::MtmColour { class_ends }, &meta, entries)
 }

@@ -41,7 +41,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::prune::{LineFsm, PRUNE};
-use super::views::{ColourViews, MAX_LOOKS, SLOTS, Slots};
+use super::views::{ColourViews, MAX_LOOKS, Slots, slots_for};
 use crate::moves::Dir;
 use crate::pdb::prefetch;
 use crate::search::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
@@ -57,9 +57,9 @@ const MAX_KIDS: usize = 16;
 
 /// A child: its board and views, the lookups it needs, and the line that made it.
 #[derive(Clone, Copy)]
-struct Kid {
+struct Kid<const S: usize> {
     board: u64,
-    slots: Slots,
+    slots: Slots<S>,
     index: [u32; MAX_LOOKS],
     table: [u8; MAX_LOOKS],
     looks: u8,
@@ -72,18 +72,20 @@ struct Kid {
     fsm: u16,
 }
 
-const EMPTY: Kid = Kid {
-    board: 0,
-    slots: [0; SLOTS],
-    index: [0; MAX_LOOKS],
-    table: [0; MAX_LOOKS],
-    looks: 0,
-    blank: 0,
-    dir: 0,
-    len: 0,
-    h: 0,
-    fsm: LineFsm::START as u16,
-};
+impl<const S: usize> Kid<S> {
+    const EMPTY: Kid<S> = Kid {
+        board: 0,
+        slots: [0; S],
+        index: [0; MAX_LOOKS],
+        table: [0; MAX_LOOKS],
+        looks: 0,
+        blank: 0,
+        dir: 0,
+        len: 0,
+        h: 0,
+        fsm: LineFsm::START as u16,
+    };
+}
 
 /// The axis of a direction: 0 vertical, 1 horizontal.
 #[inline(always)]
@@ -102,7 +104,7 @@ fn tile_at(board: u64, c: usize) -> usize {
 }
 
 /// What the search reads and never changes.
-struct Shared<'a> {
+struct Shared<'a, const S: usize> {
     views: &'a ColourViews,
     fsm: &'a LineFsm,
     entries: Vec<&'a [u8]>,
@@ -112,8 +114,10 @@ struct Shared<'a> {
     kids: usize,
 }
 
-impl<'a> Shared<'a> {
-    fn new(views: &'a ColourViews, fsm: &'a LineFsm) -> Shared<'a> {
+impl<'a, const S: usize> Shared<'a, S> {
+    fn new(views: &'a ColourViews, fsm: &'a LineFsm) -> Shared<'a, S> {
+        // Split tables' indices need the subclasses' slots (`ColourViews::indices`).
+        assert_eq!(S, slots_for(views.is_split()), "slots of the wrong count for these tables");
         let size = views.size();
         let mut next = [[NONE; 4]; 16];
         for (c, row) in next.iter_mut().enumerate().take(size.cells()) {
@@ -146,7 +150,7 @@ impl<'a> Shared<'a> {
     /// lines the duplicate-path machine rejects from the node's state, and prefetches their
     /// entries; returns how many.
     #[inline(always)]
-    fn step_kids(&self, node: &Kid, skip: usize, out: &mut [Kid]) -> usize {
+    fn step_kids(&self, node: &Kid<S>, skip: usize, out: &mut [Kid<S>]) -> usize {
         let (board, slots, blank) = (node.board, &node.slots, node.blank as usize);
         let state = u32::from(node.fsm);
         let views = self.views;
@@ -239,10 +243,10 @@ struct Frame {
 }
 
 /// One position's IDA*, resumable after any expansion.
-struct Search {
+struct Search<const S: usize> {
     limits: Limits,
     goal: u64,
-    root: Kid,
+    root: Kid<S>,
     root_h: u32,
     /// The root's moves from the position (a subtree's root; 0 for the position itself), its
     /// depth, and the axis of its last move (2: none).
@@ -251,7 +255,7 @@ struct Search {
     skip: usize,
     /// Searches one iteration only (a subtree of a split iteration): its end is `Exhausted`.
     single: bool,
-    levels: Vec<Kid>,
+    levels: Vec<Kid<S>>,
     frames: Vec<Frame>,
     path: Vec<Dir>,
     next: Next,
@@ -261,12 +265,12 @@ struct Search {
     check_at: u64,
 }
 
-impl Search {
+impl<const S: usize> Search<S> {
     /// The search of `problem`, on its first iteration.
-    fn new(shared: &Shared<'_>, problem: &Problem, limits: Limits) -> (Search, Tick) {
+    fn new(shared: &Shared<'_, S>, problem: &Problem, limits: Limits) -> (Search<S>, Tick) {
         let start = problem.start();
         let views = shared.views;
-        let mut root = EMPTY;
+        let mut root = Kid::EMPTY;
         root.board = pack(start.cells());
         root.slots = views.start(start.cells());
         root.blank = start.blank() as u8;
@@ -294,7 +298,7 @@ impl Search {
     }
 
     /// Starts an iteration with the search's bound: steps and prefetches the root's children.
-    fn begin(&mut self, shared: &Shared<'_>) -> Tick {
+    fn begin(&mut self, shared: &Shared<'_, S>) -> Tick {
         if !self.single {
             self.stats.thresholds.push(self.bound);
             if let Some(p) = &self.limits.progress {
@@ -312,10 +316,10 @@ impl Search {
     }
 
     /// Makes room for the children of the children of a node at `depth`.
-    fn ensure(&mut self, shared: &Shared<'_>, depth: usize) {
+    fn ensure(&mut self, shared: &Shared<'_, S>, depth: usize) {
         let need = shared.base(depth + 1, shared.root_kids);
         if self.levels.len() < need {
-            self.levels.resize(need, EMPTY);
+            self.levels.resize(need, Kid::EMPTY);
         }
     }
 
@@ -327,7 +331,7 @@ impl Search {
     /// Counts the next expansion's children, checks the limits when due, expands it and walks
     /// to the one after.
     #[inline(always)]
-    fn tick(&mut self, shared: &Shared<'_>) -> Tick {
+    fn tick(&mut self, shared: &Shared<'_, S>) -> Tick {
         self.stats.expanded += 1;
         self.stats.generated += self.next.count as u64;
         if self.stats.generated >= self.check_at
@@ -349,7 +353,7 @@ impl Search {
     /// prefetches the children of each child within the bound. Pushes the node's frame, or
     /// returns its (raised) estimate if no child is within the bound.
     #[inline(always)]
-    fn expand(&mut self, shared: &Shared<'_>) -> Option<u32> {
+    fn expand(&mut self, shared: &Shared<'_, S>) -> Option<u32> {
         let Next { depth, base, count, h } = self.next;
         let g = depth as u32 + self.g0;
         let bound = self.bound;
@@ -426,7 +430,7 @@ impl Search {
     /// may close it), enters the frame's next child, or closes finished frames. At the end of
     /// an iteration starts the next one.
     #[inline(always)]
-    fn resume(&mut self, shared: &Shared<'_>, mut returned: Option<u32>) -> Tick {
+    fn resume(&mut self, shared: &Shared<'_, S>, mut returned: Option<u32>) -> Tick {
         let bound = self.bound;
         loop {
             let Some(f) = self.frames.last_mut() else {
@@ -514,16 +518,16 @@ pub(super) const SPLIT_AFTER: u64 = 1 << 20;
 /// The root of one subtree of a split iteration: the node (its estimate in `kid.h`), its depth,
 /// the axis of its last move (2: none) and its moves from the position.
 #[derive(Clone)]
-struct SubRoot {
-    kid: Kid,
+struct SubRoot<const S: usize> {
+    kid: Kid<S>,
     g: u32,
     skip: usize,
     moves: Vec<Dir>,
 }
 
-impl Search {
+impl<const S: usize> Search<S> {
     /// Starts one iteration, with f-bound `bound`, of the subtree under `sub`.
-    fn subtree(&mut self, shared: &Shared<'_>, sub: &SubRoot, bound: u32) -> Tick {
+    fn subtree(&mut self, shared: &Shared<'_, S>, sub: &SubRoot<S>, bound: u32) -> Tick {
         self.single = true;
         self.root = sub.kid;
         self.root_h = u32::from(sub.kid.h);
@@ -543,12 +547,12 @@ impl Search {
 
 /// Appends the children of `node` within `bound` to `out`, in the order the search enters
 /// them (as [`Search::expand`] orders them); a goal node is kept as its own subtree.
-fn children_of(
-    shared: &Shared<'_>,
-    node: &SubRoot,
+fn children_of<const S: usize>(
+    shared: &Shared<'_, S>,
+    node: &SubRoot<S>,
     bound: u32,
     goal: u64,
-    out: &mut Vec<SubRoot>,
+    out: &mut Vec<SubRoot<S>>,
     next_bound: &mut u32,
     stats: &mut Stats,
 ) {
@@ -556,7 +560,7 @@ fn children_of(
         out.push(node.clone());
         return;
     }
-    let mut kids = [EMPTY; MAX_KIDS];
+    let mut kids = [Kid::EMPTY; MAX_KIDS];
     let n = &node.kid;
     let count = shared.step_kids(n, node.skip, &mut kids);
     stats.expanded += 1;
@@ -602,8 +606,8 @@ fn children_of(
 }
 
 /// What the threads of a split iteration share.
-struct Split {
-    frontier: Vec<SubRoot>,
+struct Split<const S: usize> {
+    frontier: Vec<SubRoot<S>>,
     bound: u32,
     /// The next subtree to take, the first with a solution, and whether a node limit stopped
     /// the search.
@@ -617,10 +621,10 @@ struct Split {
 
 /// One thread's share of a split iteration: subtrees taken in turn until none is left or an
 /// earlier one has a solution.
-fn split_work(
-    shared: &Shared<'_>,
-    split: &Split,
-    search: &mut Search,
+fn split_work<const S: usize>(
+    shared: &Shared<'_, S>,
+    split: &Split<S>,
+    search: &mut Search<S>,
     limits: &Limits,
     total: &AtomicU64,
 ) {
@@ -692,11 +696,26 @@ pub(super) fn ida_colour(
     limits: &Limits,
     split_after: u64,
 ) -> Result<Solution, SearchError> {
+    // The slots per node are a constant of the search (`views.rs`).
+    if views.is_split() {
+        ida_colour_with::<{ slots_for(true) }>(problem, views, limits, split_after)
+    } else {
+        ida_colour_with::<{ slots_for(false) }>(problem, views, limits, split_after)
+    }
+}
+
+/// [`ida_colour`] carrying `S` slots per node.
+fn ida_colour_with<const S: usize>(
+    problem: &Problem,
+    views: &ColourViews,
+    limits: &Limits,
+    split_after: u64,
+) -> Result<Solution, SearchError> {
     // Iterations before the split prune no duplicate lines: the machine's row per child costs
     // more than it saves on short searches (docs/performance.md).
     let nothing = LineFsm::nothing(views.size());
-    let shared = Shared::new(views, &nothing);
-    let pruned = Shared::new(views, LineFsm::for_size(views.size()));
+    let shared = Shared::<S>::new(views, &nothing);
+    let pruned = Shared::<S>::new(views, LineFsm::for_size(views.size()));
     let started = Instant::now();
     let threads = limits.threads.max(1);
     // The subtrees' own limits: the clock and the cancel flag; nodes and progress are counted

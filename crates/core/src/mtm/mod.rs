@@ -35,8 +35,8 @@ mod tests;
 pub use beam::{MTM_BEAM_MAX_WIDTH, MtmBeamAnswer, anytime_mtm};
 pub use colour::{
     COLOUR_PRESET, ColourTable, Colouring, DEFAULT_4X4, DEFAULT_4X4_BLANKS, MAX_CLASSES,
-    MAX_COLOUR_CELLS, build_colour_table, colour_file, default_4x4_set, table_goal,
-    write_colour_table,
+    MAX_COLOUR_CELLS, SPLIT_4X4, SPLIT_PRESET, build_colour_table, colour_file, default_4x4_set,
+    split_4x4_set, split_file, table_goal, write_colour_table,
 };
 pub(crate) use colour::{class_sizes, goal_rank, multinomial};
 pub use crossings::Crossings;

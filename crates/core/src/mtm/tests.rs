@@ -573,3 +573,97 @@ fn paths_without_machine(start: &[u8], size: Size, depth: u32) -> u64 {
     let blank = start.iter().position(|&c| c == 0).unwrap();
     count(size, blank, 0, depth, None)
 }
+
+/// A 3x3 colouring with a split class: classes of 2, 1, 1 and 4 cells, the last two of the four
+/// in a fifth class (six places among them), the blank on cell `e`.
+fn split_3x3(e: usize) -> Colouring {
+    Colouring::new(Size::S3X3, &[0, 1, 1, 2, 3, 4, 4, 5, 5]).unwrap().with_blank_at(e).unwrap()
+}
+
+#[test]
+fn split_colour_tables_rank_every_state_once_and_hold_bfs_distances() {
+    // Blank cell 8 lies in the subclass: its class goes to cell 0.
+    for e in [0, 1, 4, 8] {
+        let c = split_3x3(e);
+        assert!(c.is_split());
+        let strings = all_strings(9, c.class_sizes());
+        assert_eq!(strings.len() as u64, c.states());
+        assert_eq!(c.states(), 362_880 / (2 * 2 * 2));
+        let mut seen = vec![false; strings.len()];
+        for s in &strings {
+            let r = c.rank(s) as usize;
+            assert!(!std::mem::replace(&mut seen[r], true), "{s:?} ranked twice");
+        }
+        // The table holds the exact distances of the five-class abstraction.
+        let dist = line_bfs(c.classes().to_vec(), c.size(), u32::MAX);
+        assert_eq!(dist.len(), strings.len());
+        let entries = build_colour_table(&c, &|_, _| {});
+        for s in &strings {
+            assert_eq!(u32::from(entries[c.rank(s) as usize]), dist[s], "{s:?}");
+        }
+    }
+    // The finer 4x4 set: ten times the default's states, indices within 32 bits, and no blank
+    // cell in the subclass (so every table keeps its dual views).
+    let set = split_4x4_set();
+    for c in &set {
+        assert_eq!(c.states(), 1_513_512_000);
+        assert_eq!(c.class_sizes(), &[1, 2, 4, 4, 3, 2]);
+        assert_ne!(SPLIT_4X4[c.blank()], 5);
+    }
+}
+
+#[test]
+fn split_colour_views_are_admissible_and_at_least_the_merged_ones() {
+    let split = tables_of(&split_3x3(0), &[0, 1, 4, 8]);
+    let merged =
+        tables_of(&Colouring::new(Size::S3X3, &[0, 1, 1, 2, 3, 4, 4, 4, 4]).unwrap(), &[0, 1, 4]);
+    let edge_goal = {
+        let mut cells: Vec<u8> = Board::blank_last(Size::S3X3).cells().to_vec();
+        cells.swap(8, 5);
+        Board::from_cells(Size::S3X3, &cells).unwrap()
+    };
+    for goal in [Board::blank_first(Size::S3X3), Board::blank_last(Size::S3X3), edge_goal] {
+        // The tables with the blank outside the subclass, against the merged colouring's.
+        let h = MtmHeuristic::new(&goal, &split[..3]);
+        let hm = MtmHeuristic::new(&goal, &merged);
+        // All four: the fourth table, its blank in the subclass, without dual views (and its
+        // regular views take lookups from the others' duals, so no more than admissible).
+        let h4 = MtmHeuristic::new(&goal, &split);
+        let dist = mtm_bfs(&goal, u32::MAX);
+        let mut finer = 0;
+        for (i, (cells, &d)) in dist.iter().enumerate() {
+            let start = Board::from_cells(Size::S3X3, cells).unwrap();
+            let (e, em, e4) = (h.estimate(&start), hm.estimate(&start), h4.estimate(&start));
+            assert!(e <= d && e4 <= d, "inadmissible on {cells:?}: {e}, {e4} > {d}");
+            assert!(e >= em, "{cells:?}: {e} < {em}");
+            finer += usize::from(e > em);
+            if i % 23 == 0 {
+                assert_eq!(solve_checked(&start, &goal, &h4), d as usize, "{cells:?}");
+            }
+        }
+        assert!(finer > 1000, "{finer}");
+    }
+}
+
+#[test]
+fn split_colour_tables_are_admissible_and_solve_near_the_4x4_goal() {
+    // Classes of 1, 10, 2, and 2 split in 1 and 1: 2.9 M states.
+    let base =
+        Colouring::new(Size::S4X4, &[0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 5, 4, 3, 3, 1]).unwrap();
+    let tables = tables_of(&base, &DEFAULT_4X4_BLANKS);
+    assert!(tables.iter().all(|t| t.states() == 2_882_880));
+    for goal in [Board::blank_first(Size::S4X4), Board::blank_last(Size::S4X4)] {
+        let h = MtmHeuristic::new(&goal, &tables);
+        let dist = mtm_bfs(&goal, 5);
+        let mut solved = 0;
+        for (cells, &d) in &dist {
+            let start = Board::from_cells(Size::S4X4, cells).unwrap();
+            assert!(h.estimate(&start) <= d);
+            if d == 5 && cells.iter().take(4).sum::<u8>() % 2 == 0 {
+                assert_eq!(solve_checked(&start, &goal, &h), d as usize);
+                solved += 1;
+            }
+        }
+        assert!(solved > 100, "{solved}");
+    }
+}

@@ -31,22 +31,40 @@
 //!
 //! A node with the blank on `b` looks up every regular view and the dual views of the
 //! symmetries that take `b` to a table's blank cell (`ColourViews::plan`).
+//!
+//! Tables of a split colouring (`Split`) rank the packed board of the merged classes and, besides
+//! it, where the subclass lies among the merged class's cells: a second slot per view, `s +
+//! VIEW_SLOTS`, holds the sum of the subclass's place values, which is again a sum of `A[c] *
+//! B[tile on c]` (a regular view: `A` the place value of `σ(c)`, `B` whether `σ(gpos(t))` is
+//! in the table's subclass; a dual view: `A` whether `σ(c)` is in the reference's subclass, `B`
+//! the place value of `σ(gpos(t))`). A dual view of a table other than the reference keeps the
+//! reference's subclass, so it is given only to tables whose blank cell is not in it.
 
 use std::sync::Arc;
 
-use super::colour::{ColourTable, MAX_COLOUR_CELLS, Ranker};
+use super::colour::{ColourTable, MAX_CLASSES, MAX_COLOUR_CELLS, Ranker, Split};
 use crate::board::Board;
 use crate::pdb::symmetries;
 
-/// Slots per node: a dual slot per symmetry (8 on a square), then the regular views (12:
-/// three SSE registers of `u32`).
-pub(crate) const SLOTS: usize = 12;
+/// Slots of packed boards per node: a dual slot per symmetry (8 on a square), then the regular
+/// views (12: three SSE registers of `u32`).
+const VIEW_SLOTS: usize = 12;
+
+/// Slots per node: the views' packed boards, then (for a split colouring only) their
+/// subclasses' place values.
+const SLOTS: usize = 2 * VIEW_SLOTS;
+
+/// The slots a search carries per node: [`VIEW_SLOTS`] for plain tables, all [`SLOTS`] for
+/// split ones (a constant of the search, so that plain tables pay nothing for splits).
+pub(crate) const fn slots_for(split: bool) -> usize {
+    if split { SLOTS } else { VIEW_SLOTS }
+}
 
 /// The most lookups of one node (regular views and duals; more duals are left out).
 pub(crate) const MAX_LOOKS: usize = 8;
 
 /// Slot values of one node.
-pub(crate) type Slots = [u32; SLOTS];
+pub(crate) type Slots<const S: usize> = [u32; S];
 
 /// One lookup of a node: a table, the slot its state sits in, the abstract blank's cell, and
 /// for a dual view of a table other than the reference, the fix-up.
@@ -84,11 +102,13 @@ pub(crate) struct ColourViews {
     plan: [Plan; MAX_COLOUR_CELLS],
     regular: usize,
     duals: usize,
+    /// The tables' split, if their colouring has one.
+    split: Option<Split>,
 }
 
 impl ColourViews {
     /// The views of `tables` for `goal`: every regular view of every table (up to
-    /// `SLOTS - 8`), and the dual views of the tables whose colouring is the first table's with
+    /// `VIEW_SLOTS - 8`), and the dual views of the tables whose colouring is the first table's with
     /// the blank moved. `None` if no table is of the goal's size, or they rank differently.
     pub(crate) fn new(goal: &Board, tables: &[Arc<ColourTable>]) -> Option<ColourViews> {
         let size = goal.size();
@@ -112,7 +132,9 @@ impl ColourViews {
         let g0 = goal.blank();
         // Packed boards fit 32 bits (`Colouring::new` checks it).
         let weight = |c: usize| ranker.weight(c) as u32;
-        let code = |class: u8| u32::from(class.saturating_sub(1));
+        let code = |class: u8| u32::from(class.min(MAX_CLASSES as u8).saturating_sub(1));
+        let sub = |class: u8| u32::from(class as usize > MAX_CLASSES);
+        let split = reference.split();
         let mut cell = [[0u32; SLOTS]; MAX_COLOUR_CELLS];
         let mut tile = [[0u32; SLOTS]; MAX_COLOUR_CELLS];
         // Dual slots: A = the reference's class of σ(c), B = the place value of σ(gpos(t)).
@@ -121,6 +143,8 @@ impl ColourViews {
             for c in 0..n {
                 cell[c][s] = code(col_ref[sym[c] as usize]);
                 tile[c][s] = weight(sym[gpos[c]] as usize);
+                cell[c][s + VIEW_SLOTS] = sub(col_ref[sym[c] as usize]);
+                tile[c][s + VIEW_SLOTS] = weight(sym[gpos[c]] as usize);
             }
         }
         // Regular slots: A = the place value of σ(c), B = the table's class of σ(gpos(t)).
@@ -129,12 +153,14 @@ impl ColourViews {
         for (i, t) in tables.iter().enumerate() {
             let col = t.colouring().classes();
             for sym in &syms {
-                if sym[g0] as usize != t.colouring().blank() || slot == SLOTS {
+                if sym[g0] as usize != t.colouring().blank() || slot == VIEW_SLOTS {
                     continue;
                 }
                 for c in 0..n {
                     cell[c][slot] = weight(sym[c] as usize);
                     tile[c][slot] = code(col[sym[gpos[c]] as usize]);
+                    cell[c][slot + VIEW_SLOTS] = weight(sym[c] as usize);
+                    tile[c][slot + VIEW_SLOTS] = sub(col[sym[gpos[c]] as usize]);
                 }
                 regular_looks
                     .push((*sym, Look { table: i as u8, slot: slot as u8, ..Look::default() }));
@@ -150,7 +176,7 @@ impl ColourViews {
             .filter_map(|(i, t)| {
                 let e = t.colouring().blank();
                 let same = reference.with_blank_at(e).is_some_and(|c| c == *t.colouring());
-                same.then_some((i, e, code(col_ref[e])))
+                (same && sub(col_ref[e]) == 0).then_some((i, e, code(col_ref[e])))
             })
             .collect();
         let mut plan = [Plan::default(); MAX_COLOUR_CELLS];
@@ -178,7 +204,7 @@ impl ColourViews {
             p.count = looks.len() as u8;
             p.looks[..looks.len()].copy_from_slice(&looks);
         }
-        Some(ColourViews { tables, ranker, n, cell, tile, plan, regular, duals })
+        Some(ColourViews { tables, ranker, n, cell, tile, plan, regular, duals, split })
     }
 
     /// The board size.
@@ -187,6 +213,11 @@ impl ColourViews {
     }
 
     /// The tables, in the order lookups name them.
+    /// Whether the tables are split, so that a search carries [`slots_for`]`(true)` slots.
+    pub(crate) fn is_split(&self) -> bool {
+        self.split.is_some()
+    }
+
     pub(crate) fn tables(&self) -> &[Arc<ColourTable>] {
         &self.tables
     }
@@ -197,8 +228,8 @@ impl ColourViews {
     }
 
     /// The slots of a position.
-    pub(crate) fn start(&self, cells: &[u8]) -> Slots {
-        let mut v = [0u32; SLOTS];
+    pub(crate) fn start<const S: usize>(&self, cells: &[u8]) -> Slots<S> {
+        let mut v = [0u32; S];
         for (c, &t) in cells.iter().enumerate().take(self.n) {
             for (s, x) in v.iter_mut().enumerate() {
                 *x = x.wrapping_add(self.cell[c][s].wrapping_mul(self.tile[t as usize][s]));
@@ -209,10 +240,10 @@ impl ColourViews {
 
     /// The slots after the blank steps from `b` to `to`, tile `t` sliding onto `b`.
     #[inline(always)]
-    pub(crate) fn step(&self, v: &mut Slots, b: usize, to: usize, t: usize) {
+    pub(crate) fn step<const S: usize>(&self, v: &mut Slots<S>, b: usize, to: usize, t: usize) {
         let (ab, at) = (&self.cell[b], &self.cell[to]);
         let (bt, b0) = (&self.tile[t], &self.tile[0]);
-        for s in 0..SLOTS {
+        for s in 0..S {
             let d = ab[s].wrapping_sub(at[s]).wrapping_mul(bt[s].wrapping_sub(b0[s]));
             v[s] = v[s].wrapping_add(d);
         }
@@ -222,9 +253,9 @@ impl ColourViews {
     /// `tile_on(c)`: writes their tables and indices into `table` and `index` and returns how
     /// many.
     #[inline(always)]
-    pub(crate) fn indices(
+    pub(crate) fn indices<const S: usize>(
         &self,
-        v: &Slots,
+        v: &Slots<S>,
         blank: usize,
         tile_on: impl Fn(usize) -> usize,
         table: &mut [u8; MAX_LOOKS],
@@ -242,14 +273,21 @@ impl ColourViews {
                 );
             }
             table[j] = look.table;
-            index[j] = self.ranker.index_keep(packed, look.keep, look.blank) as u32;
+            let rank = self.ranker.index_keep(packed, look.keep, look.blank) as u32;
+            index[j] = match self.split {
+                // A split table's entries fit 32 bits (`ColourTable::from_table` checks it).
+                Some(split) if S == SLOTS => {
+                    rank * split.factor() + split.rank(packed, v[s + VIEW_SLOTS])
+                }
+                _ => rank,
+            };
         }
         count
     }
 
     /// The largest entry of the lookups of `cells` (every view read).
     pub(crate) fn estimate(&self, cells: &[u8]) -> u32 {
-        let v = self.start(cells);
+        let v = self.start::<SLOTS>(cells);
         let blank = cells.iter().position(|&t| t == 0).unwrap_or(0);
         let (mut table, mut index) = ([0u8; MAX_LOOKS], [0u32; MAX_LOOKS]);
         let count = self.indices(&v, blank, |c| cells[c] as usize, &mut table, &mut index);
