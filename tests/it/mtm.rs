@@ -445,4 +445,16 @@ fn default_mtm_set_when_slow_tests_are_on() {
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["length"].as_u64().unwrap())
         .collect();
     assert_eq!((lengths.len(), lengths.iter().sum::<u64>()), (100, 3206));
+    // Korf's 100 are short: no hint. An antipode (43 MTM moves, Norskog and Davidson) takes
+    // seconds with the default set: one hint, naming the finer set and the folder.
+    assert!(!run.stderr.contains("hint:"), "{}", run.stderr);
+    let antipode = "12 5 9 0 15 6 10 13 1 7 11 14 2 3 4 8";
+    let args = ["solve", antipode, "--goal", "blank-last", "--metric", "mtm", "--json"];
+    let run =
+        fifteen(&[&args[..], &["--threads", "1", "--pdb-dir", dir.to_str().unwrap()]].concat());
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(json(&run.stdout)["length"].as_u64(), Some(43));
+    let hint = format!("`fifteen pdb build 4x4-mtm-split --pdb-dir {}`", dir.display());
+    assert_eq!(run.stderr.matches("hint:").count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains(&hint), "{}", run.stderr);
 }

@@ -49,6 +49,13 @@ const BEAM_SHARE: f64 = 0.6;
 /// gets it with the colour table too).
 const WD_OPTIMAL_MAX_CELLS: usize = 12;
 
+/// Set when a 4x4 search uses the default set in a process where memory would also hold the
+/// finer one: a long search then says once how to build it ([`hint_finer_set`]).
+static FINER_WOULD_FIT: AtomicBool = AtomicBool::new(false);
+
+/// A 4x4 MTM search of this long or longer with the default set hints at the finer one.
+const FINER_HINT_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// The MTM heuristics built so far, by goal.
 fn cache() -> &'static Mutex<HashMap<Board, Arc<MtmHeuristic>>> {
     static CACHE: OnceLock<Mutex<HashMap<Board, Arc<MtmHeuristic>>>> = OnceLock::new();
@@ -177,6 +184,9 @@ fn colour_tables(opts: &PdbOpts) -> anyhow::Result<Vec<Arc<ColourTable>>> {
                 dir.join(format!("{}.p*.pdb", set.preset)).display(),
                 tables.len()
             );
+            if set.preset == COLOUR_PRESET {
+                note_finer_would_fit(available);
+            }
             return Ok(tables);
         }
     }
@@ -203,7 +213,29 @@ fn colour_tables(opts: &PdbOpts) -> anyhow::Result<Vec<Arc<ColourTable>>> {
         set.colourings.len()
     );
     build_into(&set, &dir)?;
+    note_finer_would_fit(available);
     set.open_all(&dir, mode)
+}
+
+/// Records that the default set is in use, and whether memory (`available` bytes, if known)
+/// would hold the finer set.
+fn note_finer_would_fit(available: Option<u64>) {
+    let fits = available.is_none_or(|a| MtmSet::split_4x4().bytes() <= a);
+    FINER_WOULD_FIT.store(fits, Ordering::Relaxed);
+}
+
+/// After a 4x4 MTM search that took `elapsed` with the default set: once per process, if it
+/// took [`FINER_HINT_AFTER`] or longer and memory would hold the finer set, how to build it.
+fn hint_finer_set(elapsed: std::time::Duration, opts: &PdbOpts) {
+    if elapsed < FINER_HINT_AFTER || !FINER_WOULD_FIT.swap(false, Ordering::Relaxed) {
+        return;
+    }
+    let dir =
+        opts.pdb_dir.as_ref().map(|d| format!(" --pdb-dir {}", d.display())).unwrap_or_default();
+    eprintln!(
+        "hint: this MTM search took {:.1} s; `fifteen pdb build {SPLIT_PRESET}{dir}` builds the finer 4x4 MTM tables once (7.6 GB, about 11 minutes on 2 cores), with which hard positions take about a third of the time",
+        elapsed.as_secs_f64()
+    );
 }
 
 /// `fifteen pdb list`'s lines on the 4x4 MTM sets: where each is, or how to build it, and
@@ -380,7 +412,14 @@ pub(crate) fn attempt(problem: &Problem, stm: &AnyHeuristic, settings: &Settings
         return beams_first(problem, stm, &h, settings, &lim);
     }
     let result = match settings.algorithm {
-        Algorithm::Ida if optimal_search(&h) => ida_mtm(problem, &h, &lim),
+        Algorithm::Ida if optimal_search(&h) => {
+            let started = Instant::now();
+            let result = ida_mtm(problem, &h, &lim);
+            if problem.goal().size() == Size::S4X4 {
+                hint_finer_set(started.elapsed(), &settings.pdb);
+            }
+            result
+        }
         Algorithm::Bfs => bfs_mtm(problem, &lim),
         Algorithm::AStar => Err(SearchError::NotApplicable(
             "A* does not run in the multi-tile metric: use --algorithm ida (optimal) or bfs"
