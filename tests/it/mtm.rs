@@ -194,6 +194,18 @@ fn the_finer_mtm_set_is_listed_and_preferred_when_memory_holds_it() {
     assert!(stderr.contains("not using them"), "{stderr}");
     let v = json(&String::from_utf8_lossy(&out.stdout));
     assert_eq!((v["length"].as_u64(), &v["optimal"]), (Some(1), &serde_json::Value::Bool(true)));
+    // Too little memory to build the finer set: refused before anything is written (exit 7).
+    let empty = scratch_dir("mtm-split-build");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(["pdb", "build", "4x4-mtm-split", "--pdb-dir", empty.to_str().unwrap()])
+        .env("FIFTEEN_MEMORY_AVAILABLE", "2000000000")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(7), "{stderr}");
+    assert!(stderr.contains("needs about 3095 MB of memory but 2000 MB"), "{stderr}");
+    let written = std::fs::read_dir(&empty).unwrap().filter_map(Result::ok);
+    assert!(written.filter(|e| e.file_name().to_string_lossy().ends_with(".pdb")).count() == 0);
     // An unknown preset's error names both MTM sets.
     let run = fifteen(&["pdb", "build", "4x4-mtm-fine", "--pdb-dir", d]);
     assert_eq!(run.code, 2, "{run:?}");
