@@ -65,7 +65,7 @@ pub const DEFAULT_4X4_BLANKS: [usize; 5] = [0, 1, 5, 4, 15];
 pub const MAX_COLOUR_CELLS: usize = 16;
 
 /// The most classes besides the blank's that the ranking codes: a class code takes 2 bits. A
-/// colouring may have one class more, a *split* ([`Colouring::split`]).
+/// colouring may have one class more, a *split* ([`Colouring::is_split`]).
 pub const MAX_CLASSES: usize = 4;
 
 /// The preset name of the finer 4x4 MTM set: the default colouring with its class of five
