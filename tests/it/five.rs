@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use fifteen_core::{Board, Dir, Limits, Manhattan, Problem, Size, ida};
 use pdb_gen::{Progress, SetSpec, build_set};
 
-use crate::support::{run_in, scratch_dir};
+use crate::support::{fifteen_with_memory, run_in, scratch_dir};
 
 /// Six 4-tile patterns covering tiles 1-24 of the blank-first goal.
 const PATTERNS: [[u8; 4]; 6] = [
@@ -299,26 +299,20 @@ fn a_batch_shows_the_progress_of_a_long_position() {
 #[test]
 fn a_set_larger_than_the_memory_available_is_left_out_and_named() {
     let (board, optimal) = walk(&Board::blank_first(Size::S5X5), 30, 41);
-    let out = Command::new(env!("CARGO_BIN_EXE_fifteen"))
-        .args(["solve", &board, "--goal", "blank-first", "--json", "--pdb-dir", s(small_set())])
-        .env("FIFTEEN_MEMORY_AVAILABLE", "1000000")
-        .output()
-        .expect("the binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let v: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).expect("JSON");
+    let run = fifteen_with_memory(
+        &["solve", &board, "--goal", "blank-first", "--json", "--pdb-dir", s(small_set())],
+        1_000_000,
+    );
+    let stderr = &run.stderr;
+    assert_eq!(run.code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).expect("JSON");
     assert_eq!(v["length"], optimal);
     assert_eq!(v["heuristic"], "linear-conflict");
     assert!(stderr.contains(&format!("not enough memory for the {SMALL} set")), "{stderr}");
     assert!(stderr.contains("it needs 2 MB and 1 MB are available"), "{stderr}");
     assert_eq!(stderr.matches("not enough memory").count(), 1, "said once: {stderr}");
-    let out = Command::new(env!("CARGO_BIN_EXE_fifteen"))
-        .args(["pdb", "list", "--pdb-dir", s(small_set())])
-        .env("FIFTEEN_MEMORY_AVAILABLE", "1000000")
-        .output()
-        .expect("the binary runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let run = fifteen_with_memory(&["pdb", "list", "--pdb-dir", s(small_set())], 1_000_000);
+    let stdout = &run.stdout;
     let line = format!("set {SMALL}   not opened: it needs 2 MB, and 1 MB of memory are available");
     assert!(stdout.contains(&line), "{stdout}");
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use fifteen_core::mtm::{Metric, lines, parse_lines, replay_lines};
 use fifteen_core::{Board, Notation, Size};
 
-use crate::support::{fifteen, run_in, scratch_dir, temp_file};
+use crate::support::{fifteen, fifteen_with_memory, run_in, scratch_dir, temp_file};
 
 /// MTM distances from `goal` up to `max_depth`, by a BFS written here.
 fn mtm_distances(goal: &Board, max_depth: u32) -> HashMap<Vec<u8>, u32> {
@@ -182,28 +182,21 @@ fn the_finer_mtm_set_is_listed_and_preferred_when_memory_holds_it() {
     assert!(run.stderr.contains("4x4-mtm-split.p1.pdb"), "{run:?}");
     // Memory for the default set (757 MB) but not the finer one (7.6 GB): the finer set is left
     // out, named, and never opened.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"))
-        .args(solve)
-        .args(["--pdb-dir", d, "--no-pdb-build"])
-        .env("FIFTEEN_MEMORY_AVAILABLE", "2000000000")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("tables 4x4-mtm-split in"), "{stderr}");
-    assert!(stderr.contains("not using them"), "{stderr}");
-    let v = json(&String::from_utf8_lossy(&out.stdout));
+    let run = fifteen_with_memory(
+        &[&solve[..], &["--pdb-dir", d, "--no-pdb-build"]].concat(),
+        2_000_000_000,
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.contains("tables 4x4-mtm-split in"), "{run:?}");
+    assert!(run.stderr.contains("not using them"), "{run:?}");
+    let v = json(&run.stdout);
     assert_eq!((v["length"].as_u64(), &v["optimal"]), (Some(1), &serde_json::Value::Bool(true)));
     // Too little memory to build the finer set: refused before anything is written (exit 7).
     let empty = scratch_dir("mtm-split-build");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"))
-        .args(["pdb", "build", "4x4-mtm-split", "--pdb-dir", empty.to_str().unwrap()])
-        .env("FIFTEEN_MEMORY_AVAILABLE", "2000000000")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(7), "{stderr}");
-    assert!(stderr.contains("needs about 3095 MB of memory but 2000 MB"), "{stderr}");
+    let build = ["pdb", "build", "4x4-mtm-split", "--pdb-dir", empty.to_str().unwrap()];
+    let run = fifteen_with_memory(&build, 2_000_000_000);
+    assert_eq!(run.code, 7, "{run:?}");
+    assert!(run.stderr.contains("needs about 3095 MB of memory but 2000 MB"), "{run:?}");
     let written = std::fs::read_dir(&empty).unwrap().filter_map(Result::ok);
     assert!(written.filter(|e| e.file_name().to_string_lossy().ends_with(".pdb")).count() == 0);
     // An unknown preset's error names both MTM sets.
@@ -217,16 +210,11 @@ fn mtm_tables_larger_than_the_memory_available_are_left_out() {
     // With too little memory the tables are neither opened nor built: walking distance answers.
     let dir = scratch_dir("mtm-memory");
     let board = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_fifteen"));
-    let out = cmd
-        .args(["solve", board, "--metric", "mtm", "--json", "--pdb-dir", dir.to_str().unwrap()])
-        .env("FIFTEEN_MEMORY_AVAILABLE", "100000000")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("MB of memory but 100 MB are available"), "{stderr}");
-    let v = json(&String::from_utf8_lossy(&out.stdout));
+    let args = ["solve", board, "--metric", "mtm", "--json", "--pdb-dir", dir.to_str().unwrap()];
+    let run = fifteen_with_memory(&args, 100_000_000);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.contains("MB of memory but 100 MB are available"), "{run:?}");
+    let v = json(&run.stdout);
     assert_eq!((v["length"].as_u64(), &v["optimal"]), (Some(1), &serde_json::Value::Bool(true)));
     assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "nothing built");
 }

@@ -71,6 +71,22 @@ pub(crate) fn run_in(dir: &Path, args: &[&str], input: &str) -> Run {
     }
 }
 
+/// Runs `fifteen ARGS` (with the shared database folder, and nothing on stdin) as if `bytes`
+/// of memory were available (`FIFTEEN_MEMORY_AVAILABLE`).
+pub(crate) fn fifteen_with_memory(args: &[&str], bytes: u64) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_fifteen"))
+        .args(args)
+        .env("FIFTEEN_PDB_DIR", pdb_dir())
+        .env("FIFTEEN_MEMORY_AVAILABLE", bytes.to_string())
+        .output()
+        .expect("the binary runs");
+    Run {
+        code: out.status.code().expect("an exit code"),
+        stdout: String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    }
+}
+
 /// Runs `fifteen ARGS` (with the shared database folder, and nothing on stdin) under a
 /// watchdog: `None` if it has not finished after `limit`, in which case it is killed.
 pub(crate) fn run_with_watchdog(args: &[&str], limit: Duration) -> Option<Run> {

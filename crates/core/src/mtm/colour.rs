@@ -627,11 +627,12 @@ pub fn build_colour_table(colouring: &Colouring, progress: &(dyn Fn(u8, u64) + S
                             };
                         }
                         let v = ranker.pack(&classes);
-                        // The merged class's cells in increasing place value.
+                        // A split's merged class's cells in increasing place value (none
+                        // without a split).
                         let mut places = [0usize; MAX_COLOUR_CELLS];
                         let mut count = 0;
-                        for c in (0..n).rev() {
-                            if split.is_some() && classes[c] == merged_class {
+                        if split.is_some() {
+                            for c in (0..n).rev().filter(|&c| classes[c] == merged_class) {
                                 places[count] = c;
                                 count += 1;
                             }
@@ -857,16 +858,16 @@ pub fn split_file(i: usize) -> String {
 /// The colourings of the finer 4x4 set, in file order: [`SPLIT_4X4`] with its blank on the
 /// default set's cells.
 pub fn split_4x4_set() -> Vec<Colouring> {
-    let base = Colouring::split_4x4();
-    DEFAULT_4X4_BLANKS
-        .iter()
-        .map(|&e| base.with_blank_at(e).unwrap_or_else(|| unreachable!("a cell of the 4x4")))
-        .collect()
+    on_default_blanks(&Colouring::split_4x4())
 }
 
 /// The colourings of the default 4x4 set, in file order.
 pub fn default_4x4_set() -> Vec<Colouring> {
-    let base = Colouring::default_4x4();
+    on_default_blanks(&Colouring::default_4x4())
+}
+
+/// A 4x4 colouring with its blank moved to each of [`DEFAULT_4X4_BLANKS`], in file order.
+fn on_default_blanks(base: &Colouring) -> Vec<Colouring> {
     DEFAULT_4X4_BLANKS
         .iter()
         .map(|&e| base.with_blank_at(e).unwrap_or_else(|| unreachable!("a cell of the 4x4")))
