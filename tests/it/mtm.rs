@@ -132,6 +132,18 @@ fn damaged_or_older_mtm_tables_are_refused() {
     let run = solve(&dir);
     assert_eq!(run.code, 6, "{run:?}");
     assert!(run.stderr.contains("4x4-mtm.p1.pdb"), "{run:?}");
+    let rebuild = format!("`fifteen pdb build --metric mtm --pdb-dir {}`", dir.display());
+    assert!(run.stderr.contains(&rebuild), "{run:?}");
+    // `pdb list` reports the damage with the MTM set and its command, not as a single-tile
+    // database.
+    let run = fifteen(&["pdb", "list", "--pdb-dir", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let damaged: Vec<_> =
+        run.stdout.lines().filter(|l| l.trim_start().starts_with("damaged")).collect();
+    assert_eq!(damaged.len(), 1, "{}", run.stdout);
+    assert!(damaged[0].contains("damaged: 4x4-mtm.p1.pdb: "), "{}", run.stdout);
+    assert!(damaged[0].ends_with(&format!("{rebuild} rebuilds it")), "{}", run.stdout);
+    assert!(!damaged[0].contains("PRESET"), "{}", run.stdout);
     // A table of the first layout (a blank-last goal): refused, saying how to rebuild.
     let old = dir.join("old.pdb");
     let goal = Board::blank_last(Size::S4X4);
@@ -172,7 +184,8 @@ fn the_finer_mtm_set_is_listed_and_preferred_when_memory_holds_it() {
     assert!(used.ends_with("(used)"), "{}", run.stdout);
     let default =
         run.stdout.lines().find(|l| l.trim_start().starts_with("4x4-mtm ")).unwrap_or_default();
-    assert!(default.contains("missing: `fifteen pdb build --metric mtm`"), "{}", run.stdout);
+    let build = format!("missing: `fifteen pdb build --metric mtm --pdb-dir {d}`");
+    assert!(default.contains(&build), "{}", run.stdout);
     // Preferred over the default set: its first file is the one a 4x4 MTM solve opens (and
     // refuses, not being a table).
     let board = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15";

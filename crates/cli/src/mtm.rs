@@ -116,6 +116,30 @@ impl MtmSet {
         }
     }
 
+    /// The command that builds it into `dir` (a folder named on the command line, or the
+    /// default build folder when `dir` is `None`).
+    fn command_in(&self, dir: Option<&Path>) -> String {
+        match dir {
+            Some(dir) => format!("{} --pdb-dir {}", self.command(), dir.display()),
+            None => self.command(),
+        }
+    }
+
+    /// What is wrong with its tables in `dir`, all present, by their headers (the full check
+    /// waits for a search): the first file that is not a table, or not this set's.
+    fn fault(&self, dir: &Path) -> Option<String> {
+        self.files(dir).iter().enumerate().find_map(|(i, path)| {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            match ColourTable::open(path, LoadMode::Mmap) {
+                Err(e) => Some(format!("{name}: {}", diagnosis(&e))),
+                Ok(t) if t.colouring() != &self.colourings[i] => {
+                    Some(format!("{name} is not table {} of this set", i + 1))
+                }
+                Ok(_) => None,
+            }
+        })
+    }
+
     /// Opens table `i` at `path`, checked in full once (then trusted while its stamp matches),
     /// and checks that it is table `i` of this set.
     fn open_checked(
@@ -129,16 +153,16 @@ impl MtmSet {
             crate::pdb::check(t.table(), true)?;
             Ok(t)
         };
+        let rebuild = self.command_in(path.parent());
         let t = open()
-            .map_err(|e| DbError(chain(&e)))
+            .map_err(|e| DbError(format!("{}; `{rebuild}` rebuilds the set", diagnosis(&e))))
             .with_context(|| format!("cannot use {}", path.display()))?;
         if t.colouring() != &self.colourings[i] {
             return Err(DbError(format!(
-                "{} is not table {} of the {} set (another colouring or blank cell); rebuild the set with `{}`",
+                "{} is not table {} of the {} set (another colouring or blank cell); rebuild the set with `{rebuild}`",
                 path.display(),
                 i + 1,
                 self.preset,
-                self.command()
             ))
             .into());
         }
@@ -238,6 +262,25 @@ fn hint_finer_set(elapsed: std::time::Duration, opts: &PdbOpts) {
     );
 }
 
+/// What is wrong with an MTM table file, without the advice for single-tile sets that the
+/// database format's errors end with (the callers name the MTM set's own command instead).
+fn diagnosis(e: &PdbError) -> String {
+    let message = chain(e);
+    match message.find("rebuild the set with `fifteen pdb build PRESET`") {
+        Some(i) => message[..i].trim_end_matches([' ', ';', ',']).to_string(),
+        None => message,
+    }
+}
+
+/// Whether `path` is named as a table of a 4x4 MTM set (which `fifteen pdb list` reports with
+/// the MTM sets, not as a single-tile database).
+pub(crate) fn is_mtm_file(path: &Path) -> bool {
+    let name = path.file_name().unwrap_or_default();
+    [MtmSet::default_4x4(), MtmSet::split_4x4()]
+        .iter()
+        .any(|set| (1..=set.colourings.len()).any(|i| name == (set.file)(i).as_str()))
+}
+
 /// `fifteen pdb list`'s lines on the 4x4 MTM sets: where each is, or how to build it, and
 /// which one a 4x4 MTM search uses (the first folder's finer set, as [`colour_tables`]).
 pub(crate) fn list_lines(opts: &PdbOpts) -> Vec<String> {
@@ -256,6 +299,13 @@ pub(crate) fn list_lines(opts: &PdbOpts) -> Vec<String> {
                     set.colourings.len(),
                     set.bytes() / 1_000_000
                 ));
+                // A search that picks a damaged set stops with exit 6: say so here too.
+                if let Some(fault) = set.fault(dir) {
+                    lines.push(format!(
+                        "    damaged: {fault}; `{}` rebuilds it",
+                        set.command_in(Some(dir))
+                    ));
+                }
             }
         }
     }
@@ -270,7 +320,7 @@ pub(crate) fn list_lines(opts: &PdbOpts) -> Vec<String> {
             lines.push(format!(
                 "  {:<14} missing: `{}` builds it ({}, {} MB)",
                 set.preset,
-                set.command(),
+                set.command_in(opts.pdb_dir.as_deref()),
                 what,
                 set.bytes() / 1_000_000
             ));

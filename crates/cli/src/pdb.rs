@@ -526,7 +526,8 @@ fn list(opts: &PdbOpts) -> anyhow::Result<u8> {
         for p in &scan.incomplete {
             writeln!(out, "  incomplete set: {}", p.display())?;
         }
-        for (p, e) in &scan.errors {
+        // MTM tables are checked with their sets, below.
+        for (p, e) in scan.errors.iter().filter(|(p, _)| !crate::mtm::is_mtm_file(p)) {
             writeln!(out, "  damaged: {}: {}", p.display(), chain(e))?;
         }
     }
