@@ -74,7 +74,7 @@ pub const SPLIT_PRESET: &str = "4x4-mtm-split";
 
 /// The finer 4x4 colouring, by cell of the blank-first goal: [`DEFAULT_4X4`] with classes 3 and
 /// 4 swapped (the class of five tiles last) and two of its cells, 6 and 10, in a fifth class
-/// that splits it (of three splits measured, the fewest nodes: `docs/performance.md`).
+/// that splits it (of nine splits measured, the fewest nodes: `docs/performance.md`).
 pub const SPLIT_4X4: [u8; 16] = [0, 3, 3, 4, 3, 3, 5, 4, 2, 2, 5, 4, 2, 2, 1, 1];
 
 /// Bits of a cell's class code in a packed board.
