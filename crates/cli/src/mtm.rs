@@ -272,13 +272,14 @@ fn diagnosis(e: &PdbError) -> String {
     }
 }
 
-/// Whether `path` is named as a table of a 4x4 MTM set (which `fifteen pdb list` reports with
-/// the MTM sets, not as a single-tile database).
-pub(crate) fn is_mtm_file(path: &Path) -> bool {
-    let name = path.file_name().unwrap_or_default();
-    [MtmSet::default_4x4(), MtmSet::split_4x4()]
-        .iter()
-        .any(|set| (1..=set.colourings.len()).any(|i| name == (set.file)(i).as_str()))
+/// Whether `path` is a table of a 4x4 MTM set whose files are all in its folder: `fifteen pdb
+/// list` reports such a file with the MTM sets ([`list_lines`]), not as a single-tile database.
+pub(crate) fn listed_with_mtm_set(path: &Path) -> bool {
+    let Some(dir) = path.parent() else { return false };
+    [MtmSet::default_4x4(), MtmSet::split_4x4()].iter().any(|set| {
+        let files = set.files(dir);
+        files.iter().any(|f| f == path) && files.iter().all(|f| f.is_file())
+    })
 }
 
 /// `fifteen pdb list`'s lines on the 4x4 MTM sets: where each is, or how to build it, and

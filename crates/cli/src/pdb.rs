@@ -526,8 +526,8 @@ fn list(opts: &PdbOpts) -> anyhow::Result<u8> {
         for p in &scan.incomplete {
             writeln!(out, "  incomplete set: {}", p.display())?;
         }
-        // MTM tables are checked with their sets, below.
-        for (p, e) in scan.errors.iter().filter(|(p, _)| !crate::mtm::is_mtm_file(p)) {
+        // The tables of a whole MTM set are checked with it, below.
+        for (p, e) in scan.errors.iter().filter(|(p, _)| !crate::mtm::listed_with_mtm_set(p)) {
             writeln!(out, "  damaged: {}: {}", p.display(), chain(e))?;
         }
     }
