@@ -130,14 +130,33 @@ impl MtmSet {
     fn fault(&self, dir: &Path) -> Option<String> {
         self.files(dir).iter().enumerate().find_map(|(i, path)| {
             let name = path.file_name().unwrap_or_default().to_string_lossy();
-            match ColourTable::open(path, LoadMode::Mmap) {
-                Err(e) => Some(format!("{name}: {}", diagnosis(&e))),
-                Ok(t) if t.colouring() != &self.colourings[i] => {
+            match self.open_as(path, i, LoadMode::Mmap, false) {
+                Err(Fault::Unreadable(why)) => Some(format!("{name}: {why}")),
+                Err(Fault::OtherTable) => {
                     Some(format!("{name} is not table {} of this set", i + 1))
                 }
                 Ok(_) => None,
             }
         })
+    }
+
+    /// Opens `path` as table `i` of this set: its header read, its entries checked in full once
+    /// when `full` (then trusted while its stamp matches), its colouring compared.
+    fn open_as(
+        &self,
+        path: &Path,
+        i: usize,
+        mode: LoadMode,
+        full: bool,
+    ) -> Result<ColourTable, Fault> {
+        let t = ColourTable::open(path, mode).map_err(|e| Fault::Unreadable(diagnosis(&e)))?;
+        if full {
+            crate::pdb::check(t.table(), true).map_err(|e| Fault::Unreadable(diagnosis(&e)))?;
+        }
+        match t.colouring() == &self.colourings[i] {
+            true => Ok(t),
+            false => Err(Fault::OtherTable),
+        }
     }
 
     /// Opens table `i` at `path`, checked in full once (then trusted while its stamp matches),
@@ -148,25 +167,19 @@ impl MtmSet {
         i: usize,
         mode: LoadMode,
     ) -> anyhow::Result<Arc<ColourTable>> {
-        let open = || -> Result<ColourTable, PdbError> {
-            let t = ColourTable::open(path, mode)?;
-            crate::pdb::check(t.table(), true)?;
-            Ok(t)
-        };
         let rebuild = self.command_in(path.parent());
-        let t = open()
-            .map_err(|e| DbError(format!("{}; `{rebuild}` rebuilds the set", diagnosis(&e))))
-            .with_context(|| format!("cannot use {}", path.display()))?;
-        if t.colouring() != &self.colourings[i] {
-            return Err(DbError(format!(
+        match self.open_as(path, i, mode, true) {
+            Ok(t) => Ok(Arc::new(t)),
+            Err(Fault::Unreadable(why)) => Err(DbError(format!("{why}; `{rebuild}` rebuilds the set")))
+                .with_context(|| format!("cannot use {}", path.display())),
+            Err(Fault::OtherTable) => Err(DbError(format!(
                 "{} is not table {} of the {} set (another colouring or blank cell); rebuild the set with `{rebuild}`",
                 path.display(),
                 i + 1,
                 self.preset,
             ))
-            .into());
+            .into()),
         }
-        Ok(Arc::new(t))
     }
 
     /// Its tables in `dir`, all checked.
@@ -260,6 +273,14 @@ fn hint_finer_set(elapsed: std::time::Duration, opts: &PdbOpts) {
         "hint: this MTM search took {:.1} s; `fifteen pdb build {SPLIT_PRESET}{dir}` builds the finer 4x4 MTM tables once (7.6 GB, about 11 minutes on 2 cores), with which hard positions take a third of the time or less",
         elapsed.as_secs_f64()
     );
+}
+
+/// Why a file is not the table of an MTM set that it is named as.
+enum Fault {
+    /// Not a table, damaged, or for the other metric: what is wrong.
+    Unreadable(String),
+    /// A table of another colouring or blank cell.
+    OtherTable,
 }
 
 /// What is wrong with an MTM table file, without the advice for single-tile sets that the
