@@ -47,6 +47,12 @@ const MAX_GROUPS: usize = 255;
 /// Most tiles of a zero-aware pattern in a catalogue: its order rank fits a `u16`.
 const MAX_ZERO_TILES: usize = 8;
 
+/// Most views a catalogue reads through: the main one and its reflection.
+const MAX_VIEWS: usize = 2;
+
+/// Cells between a vertical move's ends on boards up to 5 wide.
+const GAP_4: usize = 4;
+
 /// Most partitions a catalogue uses (each is a group per view).
 pub(crate) const MAX_PARTITIONS: usize = 64;
 
@@ -176,11 +182,15 @@ pub struct Catalogue<const S: usize = MAX_SLOTS> {
     /// `movers[starts[t]..starts[t + 1]]`: the slots a move of tile `t` changes.
     movers: Vec<Mover>,
     mover_starts: Vec<u16>,
+    /// `zero_movers[t]`: bit `i` for each zero-aware slot `i` a move of tile `t` changes.
+    zero_movers: [u64; MAX_CELLS],
     /// `steps[(v * n + from) * n + to]`, as [`super::PdbLookup`]'s.
     steps: Vec<Step>,
     /// Rows of what a tile between a move's ends adds to a slot's index.
     contrib: Vec<[i64; MAX_CELLS]>,
     gap: usize,
+    /// Views (at most [`MAX_VIEWS`]).
+    views: usize,
     /// Each view's cell map.
     view_cells: Vec<[u8; MAX_CELLS]>,
 }
@@ -257,6 +267,9 @@ impl<const S: usize> Catalogue<S> {
             })
             .collect::<Result<_, _>>()?;
         let nv = cover_views[0].len();
+        if nv > MAX_VIEWS {
+            return Err(PdbError::TooManyLookups { lookups: nv, most: MAX_VIEWS });
+        }
         let _ = first;
         // Slots: every (table, view) a partition uses, in order of first use.
         let mut slots: Vec<Slot> = Vec::new();
@@ -386,6 +399,11 @@ impl<const S: usize> Catalogue<S> {
         }
         let mut movers = Vec::new();
         let mut mover_starts = vec![0u16];
+        let mut zero_movers = [0u64; MAX_CELLS];
+        for (t, m) in movers_by_tile.iter().enumerate() {
+            zero_movers[t % MAX_CELLS] =
+                m.iter().filter(|m| m.zero).fold(0, |d, m| d | 1 << (m.slot % 64));
+        }
         for m in movers_by_tile {
             movers.extend(m);
             mover_starts.push(movers.len() as u16);
@@ -427,9 +445,11 @@ impl<const S: usize> Catalogue<S> {
             regular_mask,
             movers,
             mover_starts,
+            zero_movers,
             steps,
             contrib,
             gap: (size.width() - 1).min(MAX_SIDE as usize - 1),
+            views: nv,
             view_cells: cover_views[0].iter().map(|v| v.cells).collect(),
         })
     }
@@ -489,17 +509,53 @@ impl<const S: usize> Catalogue<S> {
 
     #[inline(always)]
     fn update(&self, s: &mut CatalogueState<S>, after: &[u8], tile: u8, from: usize, to: usize) {
+        // Boards up to 5 wide (the 5x5 catalogues) sum a fixed four cells between the move's
+        // ends, which the compiler unrolls; wider ones their `gap`.
+        match self.gap <= GAP_4 {
+            true => self.update_with::<GAP_4>(s, after, tile, from, to),
+            false => self.update_with::<{ MAX_SIDE as usize - 1 }>(s, after, tile, from, to),
+        }
+    }
+
+    #[inline(always)]
+    fn update_with<const G: usize>(
+        &self,
+        s: &mut CatalogueState<S>,
+        after: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) {
+        // Per view, what is the same for every slot seen through it: the tiles between the
+        // move's ends (past `gap`, and for a move that is horizontal in the view, the blank,
+        // which contributes nothing), the move's length, and the two bits it flips in a
+        // zero-aware slot's mask.
+        let mut between = [[0u8; G]; MAX_VIEWS];
+        let mut dists = [0i64; MAX_VIEWS];
+        let mut flips = [0u32; MAX_VIEWS];
+        for v in 0..self.views.min(MAX_VIEWS) {
+            let step = &self.steps[(v * MAX_CELLS + from) * MAX_CELLS + to];
+            for (t, &c) in between[v].iter_mut().zip(&step.between[..self.gap.min(G)]) {
+                *t = after[c as usize];
+            }
+            dists[v] = i64::from(step.dist);
+            let cells = &self.view_cells[v];
+            let (left, entered) = (cells[from % MAX_CELLS], cells[to % MAX_CELLS]);
+            flips[v] = (1 << (left % 32)) ^ (1 << (entered % 32));
+        }
         let t = tile as usize % MAX_CELLS;
+        // Every zero-aware slot the tile moves in needs its block afresh.
+        s.dirty |= self.zero_movers[t];
         let (a, b) = (self.mover_starts[t] as usize, self.mover_starts[t + 1] as usize);
         for m in &self.movers[a..b] {
             let slot = m.slot as usize % S;
-            let step = &self.steps[(m.view as usize * MAX_CELLS + from) * MAX_CELLS + to];
+            let view = m.view as usize % MAX_VIEWS;
             let row = &self.contrib[m.row as usize];
             let mut sum = 0i64;
-            for &c in &step.between[..self.gap] {
-                sum += row[after[c as usize] as usize % MAX_CELLS];
+            for &x in &between[view] {
+                sum += row[x as usize % MAX_CELLS];
             }
-            let dist = i64::from(step.dist);
+            let dist = dists[view];
             // The sign of the move, as a mask: the sum is for a move up the view's cells.
             let down = dist >> 63;
             let delta = (sum ^ down) - down;
@@ -507,10 +563,7 @@ impl<const S: usize> Catalogue<S> {
                 // The order and the mask now; the block (a map rank, a region) only if a
                 // search needs this slot's entry (`clean`).
                 s.order[slot] = (i64::from(s.order[slot]) + delta) as u16;
-                let cells = &self.view_cells[m.view as usize];
-                let (left, entered) = (cells[from % MAX_CELLS], cells[to % MAX_CELLS]);
-                s.mask[slot] ^= (1 << (left % 32)) ^ (1 << (entered % 32));
-                s.dirty |= 1 << slot;
+                s.mask[slot] ^= flips[view];
             } else {
                 let delta = dist * i64::from(m.weight) + delta;
                 s.index[slot] = (i64::from(s.index[slot]) + delta) as u32;
@@ -521,7 +574,8 @@ impl<const S: usize> Catalogue<S> {
         s.cleaned = 0;
         // The group that was largest at the parent most often prunes the child alone: its
         // changed slot's index now, so that it is prefetched with the others'.
-        let (a, b) = self.groups[usize::from(s.lead) % self.groups.len()];
+        // (`lead` is a group: `best` sets it.)
+        let (a, b) = self.groups.get(usize::from(s.lead)).copied().unwrap_or((0, 0));
         for &slot in &self.group_slots[a as usize..b as usize] {
             let slot = slot as usize % S;
             if s.dirty >> slot & 1 == 1 {
@@ -591,7 +645,7 @@ impl<const S: usize> Catalogue<S> {
         match self.groups4.get(g) {
             Some(&[a, b, c, d]) => at(a) + at(b) + at(c) + at(d),
             None => {
-                let (a, b) = self.groups[g];
+                let (a, b) = self.groups.get(g).copied().unwrap_or((0, 0));
                 self.group_slots[a as usize..b as usize].iter().map(|&x| at(x)).sum()
             }
         }
@@ -780,8 +834,7 @@ impl<const S: usize> Heuristic for Catalogue<S> {
             stale &= stale - 1;
             self.read(s, slot);
         }
-        let groups = self.groups.len();
-        let lead = usize::from(s.lead) % groups;
+        let lead = usize::from(s.lead);
         // The group that led at the parent is clean (see `update`): often it alone is over.
         let first = self.group_sum(s, lead);
         if first > room {

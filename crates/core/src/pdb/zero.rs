@@ -255,7 +255,12 @@ impl ZeroIndex {
     /// The block of the map `mask` with the blank on `blank`.
     #[inline(always)]
     pub fn block(&self, mask: u64, blank: usize) -> u32 {
-        let map = self.map_rank(mask) as usize;
+        // The 5x5's 6-tile patterns (its default catalogue) rank with constant shifts and
+        // strides.
+        let map = match (self.chunk, self.k) {
+            (9, 6) => self.map_rank_fixed::<9, 7>(mask),
+            _ => self.map_rank(mask),
+        } as usize;
         let word = self.several[map / 64];
         if word >> (map % 64) & 1 == 0 {
             return map as u32;
@@ -343,6 +348,20 @@ impl ZeroIndex {
             m &= m - 1;
         }
         rank
+    }
+
+    /// [`ZeroIndex::map_rank`] with the chunk width `C` and `K1` = k + 1 known at compile time
+    /// (the caller checks that they are this index's).
+    #[inline(always)]
+    fn map_rank_fixed<const C: u32, const K1: usize>(&self, mask: u64) -> u32 {
+        let low = (1u64 << C) - 1;
+        let (a, b, d) = (mask & low, mask >> C & low, mask >> (2 * C) & low);
+        let before_b = a.count_ones() as usize;
+        let before_d = before_b + b.count_ones() as usize;
+        let r = &self.ranks;
+        r[a as usize * K1]
+            + r[((1 << C) + b as usize) * K1 + before_b]
+            + r[((2 << C) + d as usize) * K1 + before_d]
     }
 
     /// The rank of the order of the pattern tiles on `mask` (tile `i` on `cells[i]`).
