@@ -193,6 +193,11 @@ pub struct Catalogue<const S: usize = MAX_SLOTS> {
     views: usize,
     /// Each view's cell map.
     view_cells: Vec<[u8; MAX_CELLS]>,
+    /// Each slot's view.
+    slot_views: [u8; MAX_SLOTS],
+    /// The zero-aware index of every slot, when they all are zero-aware and share it (the 5x5
+    /// catalogues).
+    shared_zero: Option<Arc<ZeroIndex>>,
 }
 
 /// Every exact cover of tiles `1..n` by the patterns `masks` (bit `t` for tile `t`), as indices
@@ -397,6 +402,18 @@ impl<const S: usize> Catalogue<S> {
                 contrib.push(row);
             }
         }
+        let mut slot_views = [0u8; MAX_SLOTS];
+        for (v, slot) in slot_views.iter_mut().zip(&slots) {
+            *v = slot.view as u8;
+        }
+        let shared_zero = match slots.first().and_then(|s| s.zero.clone()) {
+            Some(z)
+                if slots.iter().all(|s| s.zero.as_ref().is_some_and(|x| Arc::ptr_eq(x, &z))) =>
+            {
+                Some(z)
+            }
+            _ => None,
+        };
         let mut movers = Vec::new();
         let mut mover_starts = vec![0u16];
         let mut zero_movers = [0u64; MAX_CELLS];
@@ -451,6 +468,8 @@ impl<const S: usize> Catalogue<S> {
             gap: (size.width() - 1).min(MAX_SIDE as usize - 1),
             views: nv,
             view_cells: cover_views[0].iter().map(|v| v.cells).collect(),
+            slot_views,
+            shared_zero,
         })
     }
 
@@ -535,8 +554,10 @@ impl<const S: usize> Catalogue<S> {
         let mut flips = [0u32; MAX_VIEWS];
         for v in 0..self.views.min(MAX_VIEWS) {
             let step = &self.steps[(v * MAX_CELLS + from) * MAX_CELLS + to];
-            for (t, &c) in between[v].iter_mut().zip(&step.between[..self.gap.min(G)]) {
-                *t = after[c as usize];
+            // Past the cells between, `step.between` repeats the cell the tile leaves, which
+            // holds the blank: all `G` can be read.
+            for k in 0..G.min(MAX_SIDE as usize - 1) {
+                between[v][k] = after[step.between[k] as usize];
             }
             dists[v] = i64::from(step.dist);
             let cells = &self.view_cells[v];
@@ -593,6 +614,16 @@ impl<const S: usize> Catalogue<S> {
     /// Computes the index of dirty zero-aware slot `slot` (no longer dirty, not read yet).
     #[inline(always)]
     fn index_now(&self, s: &mut CatalogueState<S>, slot: usize) {
+        if let Some(z) = &self.shared_zero {
+            // Every slot zero-aware through one index: no slot record to read.
+            let view = usize::from(self.slot_views[slot % MAX_SLOTS]) % MAX_VIEWS;
+            let blank = self.view_cells[view][usize::from(s.blank) % MAX_CELLS];
+            s.index[slot % S] = z.block(u64::from(s.mask[slot % S]), usize::from(blank))
+                * z.orders()
+                + u32::from(s.order[slot % S]);
+            s.dirty &= !(1 << slot);
+            return;
+        }
         let sl = &self.slots[slot];
         if let Some(z) = &sl.zero {
             let blank = self.view_cells[sl.view][usize::from(s.blank) % MAX_CELLS];
