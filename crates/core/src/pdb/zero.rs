@@ -75,6 +75,9 @@ pub struct ZeroIndex {
     /// before]` ranking chunk `c`'s `bits` when `before` set bits come below them.
     ranks: Vec<u32>,
     chunk: u32,
+    /// Whether the chunks are 9 bits and the patterns 6 tiles (the 5x5 catalogue's), which
+    /// [`ZeroIndex::map_rank_fixed`] ranks with constants.
+    fixed_9_6: bool,
 }
 
 /// Why a zero-aware index cannot be built.
@@ -182,6 +185,7 @@ impl ZeroIndex {
             orders,
             ranks: Vec::new(),
             chunk: 0,
+            fixed_9_6: false,
         };
         if n <= 32 {
             z.rank_tables();
@@ -250,6 +254,7 @@ impl ZeroIndex {
         }
         self.ranks = ranks;
         self.chunk = chunk;
+        self.fixed_9_6 = chunk == 9 && k == 6;
     }
 
     /// The block of the map `mask` with the blank on `blank`.
@@ -257,9 +262,9 @@ impl ZeroIndex {
     pub fn block(&self, mask: u64, blank: usize) -> u32 {
         // The 5x5's 6-tile patterns (its default catalogue) rank with constant shifts and
         // strides.
-        let map = match (self.chunk, self.k) {
-            (9, 6) => self.map_rank_fixed::<9, 7>(mask),
-            _ => self.map_rank(mask),
+        let map = match self.fixed_9_6 {
+            true => self.map_rank_fixed::<9, 7>(mask),
+            false => self.map_rank(mask),
         } as usize;
         let word = self.several[map / 64];
         if word >> (map % 64) & 1 == 0 {
