@@ -101,6 +101,18 @@ fn incremental_steps_match_init() {
                 vec![15, 16, 17, 20, 21, 22],
             ],
         ),
+        // Wider than 5: a vertical move passes more cells than the 5x5's fixed four.
+        (Size::new(6, 6).expect("a 6x6"), {
+            let chunks = |first: u8| {
+                let mut out = vec![(1..first).collect::<Vec<u8>>()];
+                out.extend((first..36).collect::<Vec<u8>>().chunks(3).map(<[u8]>::to_vec));
+                out.retain(|p| !p.is_empty());
+                out
+            };
+            let mut patterns = chunks(1);
+            patterns.extend(chunks(3));
+            patterns
+        }),
     ] {
         let canonical = Board::blank_first(size);
         let tables: Vec<_> = patterns.iter().map(|p| dummy_table(&canonical, p)).collect();
