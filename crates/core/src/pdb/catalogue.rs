@@ -189,11 +189,10 @@ pub struct Catalogue<const S: usize = MAX_SLOTS> {
     /// Rows of what a tile between a move's ends adds to a slot's index.
     contrib: Vec<[i64; MAX_CELLS]>,
     gap: usize,
-    /// Views (at most [`MAX_VIEWS`]).
-    views: usize,
-    /// Each view's cell map.
+    /// Each view's cell map (at most [`MAX_VIEWS`]).
     view_cells: Vec<[u8; MAX_CELLS]>,
-    /// Each slot's view.
+    /// Each slot's view: `slots[i].view`, in a byte the per-move path reads without the
+    /// slot's record.
     slot_views: [u8; MAX_SLOTS],
     /// The zero-aware index of every slot, when they all are zero-aware and share it (the 5x5
     /// catalogues).
@@ -466,7 +465,6 @@ impl<const S: usize> Catalogue<S> {
             steps,
             contrib,
             gap: (size.width() - 1).min(MAX_SIDE as usize - 1),
-            views: nv,
             view_cells: cover_views[0].iter().map(|v| v.cells).collect(),
             slot_views,
             shared_zero,
@@ -552,7 +550,7 @@ impl<const S: usize> Catalogue<S> {
         let mut between = [[0u8; G]; MAX_VIEWS];
         let mut dists = [0i64; MAX_VIEWS];
         let mut flips = [0u32; MAX_VIEWS];
-        for v in 0..self.views.min(MAX_VIEWS) {
+        for v in 0..self.view_cells.len().min(MAX_VIEWS) {
             let step = &self.steps[(v * MAX_CELLS + from) * MAX_CELLS + to];
             // Past the cells between, `step.between` repeats the cell the tile leaves, which
             // holds the blank: all `G` can be read.
