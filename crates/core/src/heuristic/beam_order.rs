@@ -85,6 +85,13 @@ impl<'a, H: Heuristic, const CONFLICTS: bool> BeamOrder<'a, H, CONFLICTS> {
     }
 
     /// `s`'s lines after the move, when they are counted.
+    /// The conflicts' and far tiles' part of the rank.
+    #[inline(always)]
+    fn own_extra(&self, s: &BeamOrderState<H::State>) -> u32 {
+        let conflicts = if CONFLICTS { self.conflicts.tiles_to_remove(&s.lines) } else { 0 };
+        conflicts + u32::from(s.far >> 4)
+    }
+
     #[inline(always)]
     fn lines_step(
         &self,
@@ -213,8 +220,14 @@ impl<H: Heuristic, const CONFLICTS: bool> Heuristic for BeamOrder<'_, H, CONFLIC
 
     #[inline(always)]
     fn rank(&self, s: &Self::State) -> u32 {
-        let conflicts = if CONFLICTS { self.conflicts.tiles_to_remove(&s.lines) } else { 0 };
-        self.inner.rank(&s.inner) + conflicts + u32::from(s.far >> 4)
+        self.inner.rank(&s.inner) + self.own_extra(s)
+    }
+
+    const RESOLVES_IN_PARTS: bool = H::RESOLVES_IN_PARTS;
+
+    #[inline(always)]
+    fn rank_extra(&self, s: &Self::State) -> u32 {
+        self.inner.rank_extra(&s.inner) + self.own_extra(s)
     }
 
     fn admissible(&self) -> bool {

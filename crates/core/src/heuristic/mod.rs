@@ -179,6 +179,20 @@ pub trait Heuristic: Sync {
         self.h(state)
     }
 
+    /// Whether [`Heuristic::resolve_begin`] can stop at a part of the estimate (a lower bound)
+    /// once that part exceeds its `room`, leaving the state to be resolved in full later (with
+    /// `resolve_begin` given no room to stop at, then [`Heuristic::resolve_rest`]). A beam then
+    /// ranks a child by that part when it is already past the layer's expected cut, and resolves
+    /// it only if the cut comes out higher (a catalogue: the partition that led at the parent).
+    const RESOLVES_IN_PARTS: bool = false;
+
+    /// What [`Heuristic::rank`] adds to the estimate, known before the state is resolved (zero
+    /// by default).
+    #[inline(always)]
+    fn rank_extra(&self, _state: &Self::State) -> u32 {
+        0
+    }
+
     /// Whether a beam ranks this heuristic's boards better with the board's linear conflicts
     /// and far tiles added to [`Heuristic::rank`] (`BeamOrder`): additive databases, which
     /// count no conflict between tiles of different patterns.

@@ -730,6 +730,9 @@ impl<const S: usize> Heuristic for Catalogue<S> {
     // the 5x5: `docs/performance.md`).
     const RANK_WITH_CONFLICTS: bool = true;
 
+    // `resolve_begin` stops at the leading group when it is over the room.
+    const RESOLVES_IN_PARTS: bool = true;
+
     fn name(&self) -> &str {
         &self.name
     }

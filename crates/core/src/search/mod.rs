@@ -6,7 +6,7 @@
 
 mod anytime;
 mod astar;
-mod beam;
+pub(crate) mod beam;
 mod bfs;
 mod ida;
 mod lanes;

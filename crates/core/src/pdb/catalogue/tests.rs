@@ -291,3 +291,47 @@ fn tables_of_bits_give_the_zero_aware_estimates() {
         }
     }
 }
+
+/// A beam that leaves the children its catalogue's leading partition already ranks past the
+/// last layer's cut unresolved keeps exactly the boards that resolving every child keeps: the
+/// same paths and node counts, on 3x3 boards whose layers narrow beams cut, with tables of bits
+/// (whose entries are read from the parent's, so a child stepped from a state left unresolved
+/// would read wrong values).
+#[test]
+fn a_beam_resolving_in_parts_keeps_the_boards_of_a_beam_resolving_all() {
+    use crate::heuristic::BeamOrder;
+    use crate::search::Stats;
+    use crate::search::beam::beam_ranked;
+    const { assert!(<Catalogue<32> as Heuristic>::RESOLVES_IN_PARTS) };
+    let canonical = Board::blank_first(Size::S3X3);
+    let bits: Vec<_> = PATTERNS_3X3.iter().map(|p| zero_bits_table_for(&canonical, p)).collect();
+    let (mut deferred, mut late) = (0, 0);
+    for goal in corner_goals() {
+        let cat = Catalogue::<32>::new(&goal, bits.clone(), true, false, "b").unwrap();
+        let ranked = BeamOrder::<_, true>::new(&cat, &goal);
+        for (start, _) in all_positions(&goal).into_iter().step_by(1_009) {
+            let p = Problem::new(start.clone(), goal.clone()).unwrap();
+            for width in [1, 3, 8, 40] {
+                let run = |parts| {
+                    let mut stats = Stats::default();
+                    let r =
+                        beam_ranked(&p, &ranked, width, 200, &Limits::default(), &mut stats, parts);
+                    (r, stats.generated, stats.expanded)
+                };
+                let (whole, in_parts) = (run(false), run(true));
+                assert_eq!(whole.0.deferred, 0);
+                assert_eq!(
+                    (&in_parts.0.found, in_parts.1, in_parts.2),
+                    (&whole.0.found, whole.1, whole.2),
+                    "{start:?}, width {width}"
+                );
+                if let Some(path) = &in_parts.0.found {
+                    assert_eq!(crate::replay(&start, path).unwrap().0, goal);
+                }
+                deferred += in_parts.0.deferred;
+                late += in_parts.0.resolved_late;
+            }
+        }
+    }
+    assert!(late > 0 && deferred > late, "children deferred {deferred}, resolved late {late}");
+}
