@@ -84,7 +84,6 @@ impl<'a, H: Heuristic, const CONFLICTS: bool> BeamOrder<'a, H, CONFLICTS> {
         s.far + self.far_at(tile, to) - self.far_at(tile, from)
     }
 
-    /// `s`'s lines after the move, when they are counted.
     /// The conflicts' and far tiles' part of the rank.
     #[inline(always)]
     fn own_extra(&self, s: &BeamOrderState<H::State>) -> u32 {
@@ -92,6 +91,7 @@ impl<'a, H: Heuristic, const CONFLICTS: bool> BeamOrder<'a, H, CONFLICTS> {
         conflicts + u32::from(s.far >> 4)
     }
 
+    /// `s`'s lines after the move, when they are counted.
     #[inline(always)]
     fn lines_step(
         &self,

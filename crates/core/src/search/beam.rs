@@ -112,13 +112,16 @@ const CUT_DROP: u32 = 1;
 /// partial candidate's key is a lower bound of its full key, so those among the least `width`
 /// are resolved (their keys can only rise) and the choice made again, until it holds none.
 /// `room` is the estimate a candidate must stay below (its depth's share of the bound).
+/// Returns the candidates resolved here, and whether any candidate within the bound was dropped
+/// by rank (as [`BeamRun::truncated`] counts them: a partial one past the width is resolved
+/// to know, until one is within the bound).
 fn select<H: Heuristic>(
     heuristic: &H,
     candidates: &mut Vec<Candidate>,
     states: &mut [H::State],
     width: usize,
     room: u32,
-) -> u64 {
+) -> (u64, bool) {
     let mut todo: Vec<usize> = Vec::new();
     let mut resolved = 0;
     loop {
@@ -129,12 +132,27 @@ fn select<H: Heuristic>(
         todo.clear();
         todo.extend((0..keep).filter(|&i| candidates[i].partial));
         if todo.is_empty() {
+            let mut truncated = false;
+            for c in &candidates[keep..] {
+                if !c.partial {
+                    truncated = true;
+                    break;
+                }
+                resolved += 1;
+                let state = &mut states[c.slot as usize];
+                let _ = heuristic.resolve_begin(state, u32::MAX - 2);
+                if heuristic.resolve_rest(state) < room {
+                    truncated = true;
+                    break;
+                }
+            }
             candidates.truncate(keep);
-            return resolved;
+            return (resolved, truncated);
         }
         resolved += todo.len() as u64;
         let mut dropped = false;
-        for chunk in todo.chunks(2 * CHUNK * 4) {
+        // In chunks of about the children of `2 CHUNK` parents, as when they were stepped.
+        for chunk in todo.chunks(8 * CHUNK) {
             // Every remaining read of the chunk loading before any is finished.
             for &i in chunk {
                 // With no room to stop at, this only starts the loads.
@@ -519,12 +537,12 @@ pub(crate) fn beam_ranked<H: Heuristic>(
     let mut candidates: Vec<Candidate> = Vec::with_capacity(3 * width);
     // Small heuristic states are kept with the candidates, so that the survivors need not be
     // stepped again (measured: a tenth of the beam's time with linear conflict); large ones
-    // (databases' catalogues) would cost more memory traffic than the step.
-    // A heuristic resolved in parts keeps every state: a child left unresolved is resolved
-    // from its own.
+    // (an additive set's) would cost more memory traffic than the step. A heuristic resolved
+    // in parts keeps every state, large or not: a child left unresolved is resolved from its
+    // own (measured on the 5x5's catalogue: faster than stepping the survivors again).
     let keep_states = parts || std::mem::size_of::<H::State>() <= KEEP_STATE_BYTES;
-    // The rank at which the last layer was cut: a child whose first part ranks it past this
-    // (plus the margin) is most likely dropped, so it is not resolved now.
+    // The rank at which the last layer was cut: a child whose first part ranks it there (less
+    // `CUT_DROP`) or past is most likely dropped, so its other reads wait.
     let mut cut = u32::MAX;
     // The children's states, each stepped in place: a layer's (kept) or a chunk's. The
     // buffer only grows; `used` of its states are this layer's (or chunk's).
@@ -687,18 +705,18 @@ pub(crate) fn beam_ranked<H: Heuristic>(
                 };
             }
         }
-        if candidates.len() > width {
-            truncated = true;
-        }
         if parts {
             let admissible_bound = if admissible { bound - g } else { u32::MAX };
-            resolved_late +=
+            let (resolved, cut_some) =
                 select(heuristic, &mut candidates, &mut child_states, width, admissible_bound);
+            resolved_late += resolved;
+            truncated |= cut_some;
             cut = match candidates.len() >= width {
                 true => candidates.iter().map(|c| (c.key >> 32) as u32).max().unwrap_or(u32::MAX),
                 false => u32::MAX,
             };
         } else if candidates.len() > width {
+            truncated = true;
             candidates.select_nth_unstable_by_key(width, |c| c.key);
             candidates.truncate(width);
         }

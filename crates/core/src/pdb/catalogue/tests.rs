@@ -309,21 +309,22 @@ fn a_beam_resolving_in_parts_keeps_the_boards_of_a_beam_resolving_all() {
     for goal in corner_goals() {
         let cat = Catalogue::<32>::new(&goal, bits.clone(), true, false, "b").unwrap();
         let ranked = BeamOrder::<_, true>::new(&cat, &goal);
-        for (start, _) in all_positions(&goal).into_iter().step_by(1_009) {
+        for (start, d) in all_positions(&goal).into_iter().step_by(1_009) {
             let p = Problem::new(start.clone(), goal.clone()).unwrap();
-            for width in [1, 3, 8, 40] {
+            for (width, bound) in [(1, 200), (3, 200), (8, 200), (40, 200), (8, d + 1), (40, d + 3)]
+            {
                 let run = |parts| {
                     let mut stats = Stats::default();
-                    let r =
-                        beam_ranked(&p, &ranked, width, 200, &Limits::default(), &mut stats, parts);
+                    let limits = Limits::default();
+                    let r = beam_ranked(&p, &ranked, width, bound, &limits, &mut stats, parts);
                     (r, stats.generated, stats.expanded)
                 };
                 let (whole, in_parts) = (run(false), run(true));
                 assert_eq!(whole.0.deferred, 0);
                 assert_eq!(
-                    (&in_parts.0.found, in_parts.1, in_parts.2),
-                    (&whole.0.found, whole.1, whole.2),
-                    "{start:?}, width {width}"
+                    (&in_parts.0.found, in_parts.1, in_parts.2, in_parts.0.truncated),
+                    (&whole.0.found, whole.1, whole.2, whole.0.truncated),
+                    "{start:?}, width {width}, bound {bound}"
                 );
                 if let Some(path) = &in_parts.0.found {
                     assert_eq!(crate::replay(&start, path).unwrap().0, goal);
