@@ -152,15 +152,17 @@ pub(crate) fn ida_with<H: Heuristic>(
     let mut bound = initial_h.max(from);
     // Each subtree's moves and reach in the last iteration, when subtrees are ordered.
     let mut reach: Option<Vec<(Vec<Dir>, u32)>> = (n >= ORDERED_MIN_CELLS).then(Vec::new);
+    let mut sizes: Vec<u64> = Vec::new();
     loop {
         stats.thresholds.push(bound);
         shared.fsm = machine(stats.generated);
         if let Some(p) = &limits.progress {
             p.iteration(bound, shared.generated.load(Ordering::Relaxed));
         }
-        let outcome = iteration(&shared, &root, bound, threads, reach.as_deref());
+        let outcome = iteration(&shared, &root, bound, threads, reach.as_deref(), &sizes);
         if let Some(r) = &mut reach {
             *r = outcome.reach;
+            sizes = outcome.sizes;
         }
         stats.expanded += outcome.expanded;
         stats.lookups += outcome.lookups;
@@ -245,6 +247,8 @@ pub(super) struct Outcome {
     /// A split iteration's subtrees: each one's moves from the root and its reach (the least
     /// estimate of a node it expanded; `u32::MAX` if it was not searched to the end).
     pub(super) reach: Vec<(Vec<Dir>, u32)>,
+    /// Each of those subtrees' expansions (0 if it was not searched to the end).
+    pub(super) sizes: Vec<u64>,
 }
 
 /// An iteration split over threads: its subtrees in search order, the next one to take, the
@@ -256,6 +260,8 @@ pub(super) struct Split<S> {
     pub(super) results: Mutex<Vec<(usize, Vec<Dir>)>>,
     /// The least estimate of a node each subtree expanded, set when its search ends.
     pub(super) reach: Vec<AtomicU32>,
+    /// The expansions of each subtree, set when its search ends.
+    pub(super) sizes: Vec<AtomicU64>,
 }
 
 /// One iteration with f-bound `bound`; with `last` (the last iteration's subtrees and their
@@ -266,6 +272,7 @@ fn iteration<H: Heuristic>(
     bound: u32,
     threads: usize,
     last: Option<&[(Vec<Dir>, u32)]>,
+    last_sizes: &[u64],
 ) -> Outcome {
     let lanes = if H::LAZY { shared.limits.lanes } else { 1 };
     if threads == 1 && lanes <= 1 && last.is_none() {
@@ -279,6 +286,7 @@ fn iteration<H: Heuristic>(
             expanded: w.expanded,
             lookups: w.lookups,
             reach: Vec::new(),
+            sizes: Vec::new(),
         };
     }
     // Split: collect subtree roots in depth-first order, deepening until there are enough.
@@ -305,6 +313,12 @@ fn iteration<H: Heuristic>(
         depth += 1;
     }
     if let Some(last) = last {
+        let mut splitter = Worker::new(shared, root, bound, None);
+        split_large(&mut splitter, &mut frontier, last, last_sizes);
+        splitter.publish();
+        expanded += splitter.expanded;
+        lookups += splitter.lookups;
+        next_bound = next_bound.min(splitter.next_bound);
         order_subtrees(&mut frontier, last);
     }
     let split = Split {
@@ -312,6 +326,7 @@ fn iteration<H: Heuristic>(
         best: AtomicUsize::new(usize::MAX),
         results: Mutex::new(Vec::new()),
         reach: frontier.iter().map(|_| AtomicU32::new(u32::MAX)).collect(),
+        sizes: frontier.iter().map(|_| AtomicU64::new(0)).collect(),
         frontier,
     };
     let totals = Mutex::new(Outcome { next_bound, expanded, lookups, ..Outcome::default() });
@@ -341,12 +356,71 @@ fn iteration<H: Heuristic>(
     out.reach = (split.frontier.iter().zip(&split.reach))
         .map(|(node, r)| (node.moves.clone(), r.load(Ordering::Relaxed)))
         .collect();
+    out.sizes = split.sizes.iter().map(|x| x.load(Ordering::Relaxed)).collect();
     let found = split.results.into_inner().unwrap_or_default().into_iter().min_by_key(|(i, _)| *i);
     if let Some((_, path)) = found {
         out.found = Some(path);
         out.stop = None;
     }
     out
+}
+
+/// A subtree larger than this share of the last iteration (by its expansions then) is split
+/// into its children's subtrees: the threads then end an iteration more evenly, and the one
+/// holding the answer keeps the other busy for less time.
+const SPLIT_SHARE: u64 = 256;
+
+/// Replaces each node of `frontier` whose subtree took more than 1 / [`SPLIT_SHARE`] of the
+/// last iteration's expansions (`last` and `sizes`: its subtrees' moves and expansions) by its
+/// children, in the order a depth-first search takes them, up to three levels deeper. A node
+/// that the last split reached deeper than it sums its descendants' sizes; one deeper than the
+/// last split's shares its ancestor's size with its frontier siblings under that ancestor. The
+/// sizes are the same for any thread count, and so is the split: a subtree's first answer is
+/// its children's first, so the answer is too.
+fn split_large<H: Heuristic>(
+    splitter: &mut Worker<'_, '_, H>,
+    frontier: &mut Vec<Node<H::State>>,
+    last: &[(Vec<Dir>, u32)],
+    sizes: &[u64],
+) {
+    let total: u64 = sizes.iter().sum();
+    if sizes.len() != last.len() || total == 0 {
+        return;
+    }
+    let most = total / SPLIT_SHARE;
+    for _ in 0..3 {
+        // Frontier nodes under each last subtree that is an ancestor of theirs.
+        let mut under = vec![0u64; last.len()];
+        let matched: Vec<Option<usize>> = frontier
+            .iter()
+            .map(|node| {
+                let i = last.iter().position(|(m, _)| node.moves.starts_with(m));
+                if let Some(i) = i {
+                    under[i] += 1;
+                }
+                i
+            })
+            .collect();
+        let size_of = |k: usize, node: &Node<H::State>| match matched[k] {
+            Some(i) => sizes[i] / under[i].max(1),
+            None => (last.iter().zip(sizes))
+                .filter(|((m, _), _)| m.starts_with(&node.moves))
+                .map(|(_, &s)| s)
+                .sum(),
+        };
+        if !(0..frontier.len()).any(|k| size_of(k, &frontier[k]) > most) {
+            return;
+        }
+        let mut out = Vec::with_capacity(frontier.len() + 16);
+        for (k, node) in frontier.iter().enumerate() {
+            if size_of(k, node) > most {
+                splitter.children_of(node, &mut out);
+            } else {
+                out.push(node.clone());
+            }
+        }
+        *frontier = out;
+    }
 }
 
 /// Sorts `frontier` (in depth-first order) by the reach of the last iteration's subtree that
@@ -381,6 +455,7 @@ fn subtrees<H: Heuristic>(shared: &Shared<'_, H>, split: &Split<H::State>, bound
         w.publish();
         if flow == Flow::Done {
             split.reach[i].store(w.reach, Ordering::Relaxed);
+            split.sizes[i].store(w.expanded, Ordering::Relaxed);
         }
         local.expanded += w.expanded;
         local.lookups += w.lookups;

@@ -210,9 +210,12 @@ fn end_subtree<H: Heuristic>(
 ) -> bool {
     lane.publish(shared);
     out.add(lane);
-    // A subtree searched to its end: its reach orders the next iteration's subtrees.
+    // A subtree searched to its end: its reach orders the next iteration's subtrees, and its
+    // size says whether to split it (counted as `ida.rs`'s workers count, root included, so
+    // that the split is the same in lanes).
     if tick == Tick::Done {
         split.reach[i].store(lane.reach, Ordering::Relaxed);
+        split.sizes[i].store(lane.stats.expanded, Ordering::Relaxed);
     }
     match tick {
         Tick::Found => {
