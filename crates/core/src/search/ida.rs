@@ -39,7 +39,10 @@
 //! the reach of the subtree of the last iteration that they extend or lie on (nearest the goal
 //! first; ties in depth-first order). An iteration's answer is in a subtree that came near the
 //! goal in the iteration before, so the last iteration, most of the search's nodes, finds it
-//! sooner. Only the last iteration changes: the others search every subtree anyway.
+//! sooner. Only the last iteration changes: the others search every subtree anyway. A subtree
+//! that took more than 1/[`SPLIT_SHARE`] of the last iteration's expansions is split into its
+//! children's subtrees (`split_large`), so that no thread is left alone on a large one at an
+//! iteration's end, and the thread holding the answer keeps the others busy for less time.
 //!
 //! **Parallel search.** Each iteration first walks the tree (in the same depth-first order) down
 //! to a depth where there are enough subtrees for the threads, then threads take subtrees in
