@@ -56,6 +56,7 @@
 //!
 //! What these choices were worth, and what was tried and not kept: `docs/performance.md`.
 
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -309,6 +310,17 @@ fn iteration<H: Heuristic>(
         expanded += splitter.expanded;
         lookups += splitter.lookups;
         next_bound = next_bound.min(splitter.next_bound);
+        if let Some(kind) = splitter.stop {
+            // A limit (or Ctrl-C) while splitting: the frontier is not whole, so the
+            // iteration ends here.
+            return Outcome {
+                stop: Some(kind),
+                next_bound,
+                expanded,
+                lookups,
+                ..Outcome::default()
+            };
+        }
         if deeper.is_empty() {
             break;
         }
@@ -322,6 +334,15 @@ fn iteration<H: Heuristic>(
         expanded += splitter.expanded;
         lookups += splitter.lookups;
         next_bound = next_bound.min(splitter.next_bound);
+        if let Some(kind) = splitter.stop {
+            return Outcome {
+                stop: Some(kind),
+                next_bound,
+                expanded,
+                lookups,
+                ..Outcome::default()
+            };
+        }
         order_subtrees(&mut frontier, last);
     }
     let split = Split {
@@ -391,13 +412,23 @@ fn split_large<H: Heuristic>(
         return;
     }
     let most = total / SPLIT_SHARE;
+    // The last subtrees by their moves, and the summed sizes of those below each proper prefix
+    // of their moves: a node's lookups then cost its depth, not the last split's length.
+    let at: HashMap<&[Dir], usize> =
+        last.iter().enumerate().map(|(i, (m, _))| (m.as_slice(), i)).collect();
+    let mut below: HashMap<&[Dir], u64> = HashMap::new();
+    for ((m, _), &size) in last.iter().zip(sizes) {
+        for k in 0..m.len() {
+            *below.entry(&m[..k]).or_insert(0) += size;
+        }
+    }
     for _ in 0..3 {
-        // Frontier nodes under each last subtree that is an ancestor of theirs.
+        // Frontier nodes under each last subtree that is an ancestor of theirs (or is them).
         let mut under = vec![0u64; last.len()];
         let matched: Vec<Option<usize>> = frontier
             .iter()
             .map(|node| {
-                let i = last.iter().position(|(m, _)| node.moves.starts_with(m));
+                let i = (0..=node.moves.len()).find_map(|k| at.get(&node.moves[..k]).copied());
                 if let Some(i) = i {
                     under[i] += 1;
                 }
@@ -406,10 +437,7 @@ fn split_large<H: Heuristic>(
             .collect();
         let size_of = |k: usize, node: &Node<H::State>| match matched[k] {
             Some(i) => sizes[i] / under[i].max(1),
-            None => (last.iter().zip(sizes))
-                .filter(|((m, _), _)| m.starts_with(&node.moves))
-                .map(|(_, &s)| s)
-                .sum(),
+            None => below.get(node.moves.as_slice()).copied().unwrap_or(0),
         };
         if !(0..frontier.len()).any(|k| size_of(k, &frontier[k]) > most) {
             return;
@@ -430,12 +458,22 @@ fn split_large<H: Heuristic>(
 /// each node's subtree extends or lies on (the least, when it holds several), stably; a node
 /// that none matches goes last.
 pub(super) fn order_subtrees<S>(frontier: &mut Vec<Node<S>>, last: &[(Vec<Dir>, u32)]) {
+    // The least reach of the last subtrees at or below each prefix of their moves, so that a
+    // node's lookups cost its depth (the split frontiers hold thousands of nodes).
+    let mut least: HashMap<&[Dir], u32> = HashMap::new();
+    for (m, r) in last {
+        for k in 0..=m.len() {
+            let e = least.entry(&m[..k]).or_insert(u32::MAX);
+            *e = (*e).min(*r);
+        }
+    }
+    let exact: HashMap<&[Dir], u32> = last.iter().map(|(m, r)| (m.as_slice(), *r)).collect();
     let reach_of = |node: &Node<S>| {
-        last.iter()
-            .filter(|(m, _)| m.starts_with(&node.moves) || node.moves.starts_with(m))
-            .map(|&(_, r)| r)
-            .min()
-            .unwrap_or(u32::MAX)
+        // A last subtree the node lies on (the moves of one are a prefix of the node's), or
+        // those it holds.
+        let above = (0..node.moves.len()).find_map(|k| exact.get(&node.moves[..k]).copied());
+        let here = least.get(node.moves.as_slice()).copied();
+        above.into_iter().chain(here).min().unwrap_or(u32::MAX)
     };
     let mut keyed: Vec<(u32, Node<S>)> =
         std::mem::take(frontier).into_iter().map(|node| (reach_of(&node), node)).collect();
