@@ -138,8 +138,7 @@ pub fn bounded<H: Heuristic>(
     // Past the 4x4, a narrow beam first: its answer is often within the factor of the lower
     // bound already (where weighted A* of that weight would fill memory), and otherwise it
     // bounds the weighted A* run. Up to the 4x4, weighted A* alone is quicker.
-    let mut first =
-        BeamRun { found: None, stop: None, truncated: false, deferred: 0, resolved_late: 0 };
+    let mut first = BeamRun::default();
     if problem.start().size().cells() > 16 {
         first = beam(problem, heuristic, BOUNDED_BEAM, near.depth_cap(), limits, &mut near.stats);
     }

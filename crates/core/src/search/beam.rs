@@ -45,6 +45,7 @@ use crate::huge_pages::HugeBytes;
 use crate::moves::{Dir, MoveTable, NONE};
 
 /// What one beam run came to.
+#[derive(Default)]
 pub(crate) struct BeamRun {
     /// A path to the goal shorter than the bound.
     pub(crate) found: Option<Vec<Dir>>,
@@ -516,13 +517,7 @@ pub(crate) fn beam_ranked<H: Heuristic>(
     cur.at.push(0);
     cur.hashes.push(zobrist.of(start.cells()));
     if start == problem.goal() {
-        return BeamRun {
-            found: (bound > 0).then(Vec::new),
-            stop: None,
-            truncated: false,
-            deferred: 0,
-            resolved_late: 0,
-        };
+        return BeamRun { found: (bound > 0).then(Vec::new), ..BeamRun::default() };
     }
     // Room for the layers a path of twice the estimate needs, within reason.
     let expected = width.saturating_mul(2 * root_h.max(8) as usize).min(1 << 26);

@@ -295,31 +295,13 @@ fn iteration<H: Heuristic>(
     }
     // Split: collect subtree roots in depth-first order, deepening until there are enough.
     let mut frontier = vec![root.clone()];
-    let mut next_bound = u32::MAX;
-    let mut expanded = 0;
-    let mut lookups = 0;
     let mut depth = 0;
     let target = if last.is_some() { ORDERED_SUBTREES } else { SUBTREES_PER_THREAD * threads };
-    while frontier.len() < target && depth < 12 {
+    let mut splitter = Worker::new(shared, root, bound, None);
+    while frontier.len() < target && depth < 12 && splitter.stop.is_none() {
         let mut deeper = Vec::new();
-        let mut splitter = Worker::new(shared, root, bound, None);
         for node in &frontier {
             splitter.children_of(node, &mut deeper);
-        }
-        splitter.publish();
-        expanded += splitter.expanded;
-        lookups += splitter.lookups;
-        next_bound = next_bound.min(splitter.next_bound);
-        if let Some(kind) = splitter.stop {
-            // A limit (or Ctrl-C) while splitting: the frontier is not whole, so the
-            // iteration ends here.
-            return Outcome {
-                stop: Some(kind),
-                next_bound,
-                expanded,
-                lookups,
-                ..Outcome::default()
-            };
         }
         if deeper.is_empty() {
             break;
@@ -327,22 +309,18 @@ fn iteration<H: Heuristic>(
         frontier = deeper;
         depth += 1;
     }
-    if let Some(last) = last {
-        let mut splitter = Worker::new(shared, root, bound, None);
+    if let (Some(last), None) = (last, splitter.stop) {
         split_large(&mut splitter, &mut frontier, last, last_sizes);
-        splitter.publish();
-        expanded += splitter.expanded;
-        lookups += splitter.lookups;
-        next_bound = next_bound.min(splitter.next_bound);
-        if let Some(kind) = splitter.stop {
-            return Outcome {
-                stop: Some(kind),
-                next_bound,
-                expanded,
-                lookups,
-                ..Outcome::default()
-            };
-        }
+    }
+    splitter.publish();
+    let (expanded, lookups, next_bound) =
+        (splitter.expanded, splitter.lookups, splitter.next_bound);
+    if let Some(kind) = splitter.stop {
+        // A limit (or Ctrl-C) while splitting: the frontier is not whole, so the iteration
+        // ends here.
+        return Outcome { stop: Some(kind), next_bound, expanded, lookups, ..Outcome::default() };
+    }
+    if let Some(last) = last {
         order_subtrees(&mut frontier, last);
     }
     let split = Split {
