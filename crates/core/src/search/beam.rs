@@ -105,8 +105,7 @@ struct Candidate {
 
 /// A child whose first part ranks it at the last layer's cut less this, or past, waits for
 /// the rest of its estimate. A layer's cut is mostly one below the last's (a move brings the
-/// best boards one nearer); measured on the 5x5, 1 beat 0 by 8 - 10%, 0 beat -1 and -2, and
-/// 2 was no better than 1.
+/// best boards one nearer; the values measured are in `docs/performance.md`).
 const CUT_DROP: u32 = 1;
 
 /// Keeps the `width` candidates of least key, as if every one were resolved in full: a
