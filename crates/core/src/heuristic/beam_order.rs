@@ -101,7 +101,7 @@ impl<'a, H: Heuristic, const CONFLICTS: bool> BeamOrder<'a, H, CONFLICTS> {
         from: usize,
         to: usize,
     ) -> LcState {
-        if CONFLICTS { self.conflicts.step(&s.lines, after, tile, from, to) } else { s.lines }
+        if CONFLICTS { self.conflicts.lines_step(&s.lines, after, tile, from, to) } else { s.lines }
     }
 }
 
@@ -153,7 +153,7 @@ impl<H: Heuristic, const CONFLICTS: bool> Heuristic for BeamOrder<'_, H, CONFLIC
     ) {
         self.inner.step_into(&s.inner, &mut child.inner, after, tile, from, to);
         if CONFLICTS {
-            child.lines = self.conflicts.step(&s.lines, after, tile, from, to);
+            child.lines = self.conflicts.lines_step(&s.lines, after, tile, from, to);
         }
         child.far = self.far_step(s, tile, from, to);
     }

@@ -15,6 +15,9 @@ pub struct LinearConflict {
     /// Each tile's goal row and column (`u8::MAX` for the blank, which belongs to no line).
     home_row: [u8; MAX_CELLS],
     home_col: [u8; MAX_CELLS],
+    /// Each cell's row and column (a move's lines without a division).
+    row_of: [u8; MAX_CELLS],
+    col_of: [u8; MAX_CELLS],
 }
 
 /// Manhattan part, conflict part, and the conflicts of each line (rows, then columns at
@@ -51,7 +54,60 @@ impl LinearConflict {
             home_row[t] = size.row(home) as u8;
             home_col[t] = size.col(home) as u8;
         }
-        LinearConflict { goal: goal_cells, manhattan: Manhattan::new(goal), home_row, home_col }
+        let mut row_of = [0u8; MAX_CELLS];
+        let mut col_of = [0u8; MAX_CELLS];
+        for cell in 0..size.cells() {
+            row_of[cell] = size.row(cell) as u8;
+            col_of[cell] = size.col(cell) as u8;
+        }
+        LinearConflict {
+            goal: goal_cells,
+            manhattan: Manhattan::new(goal),
+            home_row,
+            home_col,
+            row_of,
+            col_of,
+        }
+    }
+
+    /// `s`'s conflicts after `tile` moved from `from` to `to` (`after` is the board after the
+    /// move), the Manhattan part left as it was. A vertical move changes two rows, but only the
+    /// one the tile belongs to, if either, changes its conflicts: the tiles of the other keep
+    /// their order (the blank and other lines' tiles do not count). So at most one line is
+    /// recounted, and none when the tile belongs to neither. Columns the same for a horizontal
+    /// move.
+    #[inline(always)]
+    pub(crate) fn lines_step(
+        &self,
+        s: &LcState,
+        after: &[u8],
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> LcState {
+        let mut n = *s;
+        let t = tile as usize % MAX_CELLS;
+        let (rf, rt) = (self.row_of[from % MAX_CELLS], self.row_of[to % MAX_CELLS]);
+        let (line, count) = if rf == rt {
+            let (cf, ct) = (self.col_of[from % MAX_CELLS], self.col_of[to % MAX_CELLS]);
+            let home = self.home_col[t];
+            if home != cf && home != ct {
+                return n;
+            }
+            let c = usize::from(home);
+            (MAX_SIDE as usize + c, self.col_conflicts(after, c))
+        } else {
+            let home = self.home_row[t];
+            if home != rf && home != rt {
+                return n;
+            }
+            let r = usize::from(home);
+            (r, self.row_conflicts(after, r))
+        };
+        let line = line % (2 * MAX_SIDE as usize);
+        n.lc = n.lc + u16::from(count) - u16::from(n.lines[line]);
+        n.lines[line] = count;
+        n
     }
 
     /// Tiles to remove from row `r` so the rest can reach their goal cells in order.
@@ -60,7 +116,8 @@ impl LinearConflict {
         let w = self.goal.size.width();
         let mut run = Run::default();
         for &t in &cells[r * w..(r + 1) * w] {
-            run.push_if(usize::from(self.home_row[t as usize]) == r, self.home_col[t as usize]);
+            let t = t as usize % MAX_CELLS;
+            run.push_if(usize::from(self.home_row[t]) == r, self.home_col[t]);
         }
         run.to_remove()
     }
@@ -70,9 +127,11 @@ impl LinearConflict {
     fn col_conflicts(&self, cells: &[u8], c: usize) -> u8 {
         let w = self.goal.size.width();
         let mut run = Run::default();
-        for r in 0..self.goal.size.height() {
-            let t = cells[r * w + c] as usize;
+        let mut at = c;
+        for _ in 0..self.goal.size.height() {
+            let t = cells[at] as usize % MAX_CELLS;
             run.push_if(usize::from(self.home_col[t]) == c, self.home_row[t]);
+            at += w;
         }
         run.to_remove()
     }
@@ -157,23 +216,9 @@ impl Heuristic for LinearConflict {
 
     #[inline]
     fn step(&self, s: &LcState, after: &[u8], tile: u8, from: usize, to: usize) -> LcState {
-        let size = self.goal.size;
-        let mut n = *s;
+        let mut n = self.lines_step(s, after, tile, from, to);
         n.md = (n.md as u32 + self.manhattan.tile_distance(tile, to)
             - self.manhattan.tile_distance(tile, from)) as u16;
-        // A horizontal move keeps the tile's row and the order within it, so only the two
-        // columns change; a vertical move changes only the two rows.
-        let (ia, ib, a, b) = if size.row(from) == size.row(to) {
-            let (ca, cb) = (size.col(from), size.col(to));
-            let m = MAX_SIDE as usize;
-            (m + ca, m + cb, self.col_conflicts(after, ca), self.col_conflicts(after, cb))
-        } else {
-            let (ra, rb) = (size.row(from), size.row(to));
-            (ra, rb, self.row_conflicts(after, ra), self.row_conflicts(after, rb))
-        };
-        n.lc = n.lc + a as u16 + b as u16 - n.lines[ia] as u16 - n.lines[ib] as u16;
-        n.lines[ia] = a;
-        n.lines[ib] = b;
         n
     }
 }

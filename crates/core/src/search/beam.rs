@@ -14,9 +14,10 @@
 //! parent's slot and undone. The children of a few parents at a time are stepped and their
 //! table entries prefetched ([`Heuristic::prefetch_all`]) before any is resolved, so that a
 //! database heuristic's reads overlap; a child already kept is not stepped at all. Candidates
-//! already seen at a smaller depth are dropped, the best `width` are picked
-//! (`select_nth_unstable`), and only those are materialised into the next layer, in parent
-//! order so that the layer is read from start to end. Each layer keeps (parent, move) per
+//! already seen at a smaller depth are dropped, the best `width` are picked (the cut found by
+//! `select_nth_unstable` over their keys alone, the candidates filtered in the order they were
+//! made: by parent, so that the next layer reads this one from start to end, with no sort),
+//! and only those are materialised into the next layer. Each layer keeps (parent, move) per
 //! board, which is all the path needs.
 //!
 //! Children are stepped in place into a buffer of the layer's candidates' states; when the
@@ -108,45 +109,67 @@ struct Candidate {
 /// best boards one nearer; the values measured are in `docs/performance.md`).
 const CUT_DROP: u32 = 1;
 
+/// The key of the `width`-th least candidate: those at or below it are the best `width`
+/// (`u64::MAX` when there are no more than `width`). Keys are unique but for a board reached
+/// from two parents of a layer, whose two candidates the layer keeps once; so those at or below
+/// the cut are the same boards as the least `width` candidates. Only the keys are selected
+/// (`keys` is scratch), so that the candidates stay in the order they were made: by parent,
+/// then move, the order the next layer is read in.
+fn cut_key(candidates: &[Candidate], width: usize, keys: &mut Vec<u64>) -> u64 {
+    if candidates.len() <= width {
+        return u64::MAX;
+    }
+    keys.clear();
+    keys.extend(candidates.iter().map(|c| c.key));
+    *keys.select_nth_unstable(width.saturating_sub(1)).1
+}
+
 /// Keeps the `width` candidates of least key, as if every one were resolved in full: a
 /// partial candidate's key is a lower bound of its full key, so those among the least `width`
 /// are resolved (their keys can only rise) and the choice made again, until it holds none.
 /// `room` is the estimate a candidate must stay below (its depth's share of the bound).
 /// Returns the candidates resolved here, and whether any candidate within the bound was dropped
 /// by rank (as [`BeamRun::truncated`] counts them: a partial one past the width is resolved
-/// to know, until one is within the bound).
+/// to know, until one is within the bound). The candidates kept stay in their order.
 fn select<H: Heuristic>(
     heuristic: &H,
     candidates: &mut Vec<Candidate>,
     states: &mut [H::State],
     width: usize,
     room: u32,
+    keys: &mut Vec<u64>,
 ) -> (u64, bool) {
     let mut todo: Vec<usize> = Vec::new();
     let mut resolved = 0;
     loop {
-        if candidates.len() > width {
-            candidates.select_nth_unstable_by_key(width, |c| c.key);
-        }
-        let keep = candidates.len().min(width);
+        let cut = cut_key(candidates, width, keys);
         todo.clear();
-        todo.extend((0..keep).filter(|&i| candidates[i].partial));
+        todo.extend((0..candidates.len()).filter(|&i| {
+            let c = &candidates[i];
+            c.partial && c.key <= cut
+        }));
         if todo.is_empty() {
-            let mut truncated = false;
-            for c in &candidates[keep..] {
-                if !c.partial {
-                    truncated = true;
-                    break;
-                }
-                resolved += 1;
-                let state = &mut states[c.slot as usize];
-                let _ = heuristic.resolve_begin(state, u32::MAX - 2);
-                if heuristic.resolve_rest(state) < room {
-                    truncated = true;
-                    break;
+            // More than `width` at or below the cut: a board reached twice, which counts as
+            // dropped (as it does in a beam that resolves every child).
+            let mut truncated = candidates.iter().filter(|c| c.key <= cut).count() > width;
+            if !truncated {
+                for c in candidates.iter().filter(|c| c.key > cut) {
+                    if !c.partial {
+                        truncated = true;
+                        break;
+                    }
+                    resolved += 1;
+                    let state = &mut states[c.slot as usize];
+                    let _ = heuristic.resolve_begin(state, u32::MAX - 2);
+                    if heuristic.resolve_rest(state) < room {
+                        truncated = true;
+                        break;
+                    }
                 }
             }
-            candidates.truncate(keep);
+            if cut != u64::MAX {
+                candidates.retain(|c| c.key <= cut);
+            }
             return (resolved, truncated);
         }
         resolved += todo.len() as u64;
@@ -529,6 +552,7 @@ pub(crate) fn beam_ranked<H: Heuristic>(
     let mut came: Vec<u8> = vec![4];
     let mut next = Layer::with_capacity(n, width);
     let mut candidates: Vec<Candidate> = Vec::with_capacity(3 * width);
+    let mut keys: Vec<u64> = Vec::new();
     // Small heuristic states are kept with the candidates, so that the survivors need not be
     // stepped again (measured: a tenth of the beam's time with linear conflict); large ones
     // (an additive set's) would cost more memory traffic than the step. A heuristic resolved
@@ -701,8 +725,14 @@ pub(crate) fn beam_ranked<H: Heuristic>(
         }
         if parts {
             let admissible_bound = if admissible { bound - g } else { u32::MAX };
-            let (resolved, cut_some) =
-                select(heuristic, &mut candidates, &mut child_states, width, admissible_bound);
+            let (resolved, cut_some) = select(
+                heuristic,
+                &mut candidates,
+                &mut child_states,
+                width,
+                admissible_bound,
+                &mut keys,
+            );
             resolved_late += resolved;
             truncated |= cut_some;
             cut = match candidates.len() >= width {
@@ -711,11 +741,10 @@ pub(crate) fn beam_ranked<H: Heuristic>(
             };
         } else if candidates.len() > width {
             truncated = true;
-            candidates.select_nth_unstable_by_key(width, |c| c.key);
-            candidates.truncate(width);
+            let cut = cut_key(&candidates, width, &mut keys);
+            candidates.retain(|c| c.key <= cut);
         }
-        // In parent order, the next layer is made reading this one from start to end.
-        candidates.sort_unstable_by_key(|c| (c.parent, c.dir));
+        // Still in parent order: the next layer is made reading this one from start to end.
         if kept + candidates.len() as u64 > max_kept {
             return BeamRun {
                 found: None,
