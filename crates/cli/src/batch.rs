@@ -151,6 +151,9 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         pdb: args.search.pdb.clone(),
         cancel: cancel.clone(),
         metric: args.metric.metric(),
+        ida_may_run: settings.near.is_some()
+            || settings.auto_near
+            || settings.algorithm == fifteen_core::Algorithm::Ida,
     };
     // The reader is not joined: on Ctrl-C it may be blocked reading stdin. It leaves its result
     // in `read_result` before closing the job channel, so the result is there once the workers
@@ -435,6 +438,9 @@ struct Reader {
     cancel: Arc<AtomicBool>,
     /// `--metric`: where the MTM search is optimal, the single-tile heuristic is not used.
     metric: fifteen_core::mtm::Metric,
+    /// Whether a single-tile IDA* can run: not with a fixed `--algorithm` other than `ida` and no
+    /// `--within` or `--time-limit` (then its duplicate-path machine is not built).
+    ida_may_run: bool,
 }
 
 impl Reader {
@@ -491,7 +497,9 @@ impl Reader {
                 let named = crate::mtm::stm_heuristic_for(self.metric, self.heuristic, size);
                 let h = choose(named, &goal, &self.pdb)?;
                 // Before any position of this size starts its time limit.
-                fifteen_core::prepare_ida(size);
+                if self.ida_may_run {
+                    fifteen_core::prepare_ida(size);
+                }
                 if self.metric == fifteen_core::mtm::Metric::Mtm {
                     crate::mtm::heuristic(&goal, &self.pdb)?;
                 }
