@@ -22,7 +22,8 @@
 //!
 //! Children are stepped in place into a buffer of the layer's candidates' states; when the
 //! states are small, or the heuristic [resolves in parts](Heuristic::RESOLVES_IN_PARTS), that
-//! buffer becomes the next layer's states (the survivors' found through an index), so nothing is
+//! buffer becomes the next layer's states (the survivors' found through an index, so they lie
+//! scattered: each parent's is prefetched a little before it is expanded), so nothing is
 //! stepped or copied twice, and two buffers of about twice the width's states take turns. A
 //! heuristic that resolves in parts (a catalogue: the partition that led at the parent first)
 //! ranks a child by that part alone when it already puts the child at or past the last layer's
