@@ -151,9 +151,7 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         pdb: args.search.pdb.clone(),
         cancel: cancel.clone(),
         metric: args.metric.metric(),
-        ida_may_run: settings.near.is_some()
-            || settings.auto_near
-            || settings.algorithm == fifteen_core::Algorithm::Ida,
+        ida_may_run: settings.ida_may_run(),
     };
     // The reader is not joined: on Ctrl-C it may be blocked reading stdin. It leaves its result
     // in `read_result` before closing the job channel, so the result is there once the workers
@@ -438,8 +436,8 @@ struct Reader {
     cancel: Arc<AtomicBool>,
     /// `--metric`: where the MTM search is optimal, the single-tile heuristic is not used.
     metric: fifteen_core::mtm::Metric,
-    /// Whether a single-tile IDA* can run: not with a fixed `--algorithm` other than `ida` and no
-    /// `--within` or `--time-limit` (then its duplicate-path machine is not built).
+    /// Whether a single-tile IDA* can run ([`Settings::ida_may_run`]); if not, its
+    /// duplicate-path machine is not built.
     ida_may_run: bool,
 }
 

@@ -100,6 +100,13 @@ impl Settings {
 }
 
 impl Settings {
+    /// Whether a single-tile IDA* can run under these settings: not with a fixed `--algorithm`
+    /// other than `ida` (which `--within` and `--time-limit` exclude), so that a batch then skips
+    /// building IDA*'s duplicate-path machine (up to 0.15 s).
+    pub(crate) fn ida_may_run(&self) -> bool {
+        self.near.is_some() || self.auto_near || self.algorithm == Algorithm::Ida
+    }
+
     /// The lanes of a search with `h`: `--lanes` if given, else the heuristic's default.
     pub(crate) fn lanes(&self, h: &AnyHeuristic) -> usize {
         self.lanes.unwrap_or(if h.interleaving_pays() { DEFAULT_LANES } else { 1 })
@@ -284,4 +291,30 @@ pub(crate) fn run(args: &SolveArgs) -> anyhow::Result<u8> {
         show::play(&board, &goal, &solution, settings.algorithm)?;
     }
     Ok(exit::OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::Settings;
+    use crate::args::{Cli, Command};
+
+    fn settings(args: &[&str]) -> Settings {
+        let cli = Cli::try_parse_from(["fifteen", "solve", "--input", "-"].iter().chain(args))
+            .expect("the test's arguments parse");
+        let Command::Solve(args) = cli.command else { panic!("not `solve`") };
+        Settings::from_args(&args)
+    }
+
+    #[test]
+    fn ida_may_run_unless_a_fixed_algorithm_without_limits_excludes_it() {
+        assert!(settings(&[]).ida_may_run());
+        assert!(settings(&["--algorithm", "ida"]).ida_may_run());
+        assert!(settings(&["--time-limit", "1"]).ida_may_run());
+        assert!(settings(&["--within", "1.1"]).ida_may_run());
+        for algorithm in ["beam", "astar", "bfs", "greedy", "weighted"] {
+            assert!(!settings(&["--algorithm", algorithm]).ida_may_run(), "{algorithm}");
+        }
+    }
 }
