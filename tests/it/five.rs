@@ -180,6 +180,18 @@ fn a_stopped_search_reports_progress_and_its_lower_bound() {
     assert!(progress[0].contains("nodes/s"), "{}", run.stderr);
     let bound = lower_bound(&run.stderr);
     assert!((40..=81).contains(&bound) && bound % 2 == 1, "{bound}: {}", run.stderr);
+    // Once, above the first progress line: how to stop, or answer sooner.
+    let note = run.stderr.find("note: an optimal answer can take long");
+    let first = run.stderr.find("search: bound");
+    assert!(note.is_some() && note < first, "{}", run.stderr);
+    assert_eq!(run.stderr.matches("note: an optimal answer").count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("--time-limit SECS"), "{}", run.stderr);
+    // The anytime search is not the optimal one: no such note.
+    let args =
+        ["solve", &board, "--goal", "blank-first", "--time-limit", "1.5", "--progress", "0.5"];
+    let run = run_in(dir, &args, "");
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(!run.stderr.contains("note: an optimal answer"), "{}", run.stderr);
 
     // Ctrl-C (SIGINT) once the progress shows: the bound, and the exit code for interrupts.
     let mut child = Command::new(env!("CARGO_BIN_EXE_fifteen"))

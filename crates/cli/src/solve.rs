@@ -177,9 +177,19 @@ fn watched(
     } else {
         Duration::from_secs(30)
     });
-    let _watch = Watch::start(progress, after);
+    // The default optimal search, once it outlasts `after`, may run for hours (a random 5x5):
+    // say once what else there is (`--time-limit` excludes a named `--algorithm`).
+    let default_optimal = settings.metric == fifteen_core::mtm::Metric::Stm
+        && settings.auto_near
+        && near::mode_for(settings, board.size(), heuristic).is_none();
+    let _watch = Watch::start(progress, after, default_optimal.then_some(LONG_OPTIMAL_NOTE));
     attempt(board, goal, heuristic, settings)
 }
+
+/// Printed once above the progress line of a long optimal search.
+pub(crate) const LONG_OPTIMAL_NOTE: &str = "note: an optimal answer can take long here; Ctrl-C \
+     stops the search with the lower bound proven so far, and `--time-limit SECS` answers within \
+     SECS, near-optimally, with a proven lower bound";
 
 /// The one-line answer for an unsolvable position.
 pub(crate) fn no_solution(why: &Unsolvable) -> String {

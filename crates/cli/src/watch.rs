@@ -4,7 +4,8 @@
 //!
 //! The search publishes its counters into a [`SearchProgress`] (atomics, no I/O in the
 //! library); a thread of ours reads them. Nothing is printed for a search shorter than `after`
-//! (`--progress`, default 3 s), so quick answers stay one screen. On a terminal the line is
+//! (`--progress`, default 3 s), so quick answers stay one screen; a long optimal search gets a
+//! note above its first line, once, on how to stop it or answer sooner. On a terminal the line is
 //! redrawn in place every second and cleared when the search ends; elsewhere (a log, a pipe) a
 //! new line is written every `after`, so that a log of an hours-long search shows how it went.
 
@@ -24,13 +25,18 @@ pub(crate) struct Watch {
 }
 
 impl Watch {
-    /// Starts showing `progress` once `after` has passed. If the system refuses a thread, the
-    /// search simply runs without a progress line.
-    pub(crate) fn start(progress: Arc<SearchProgress>, after: Duration) -> Watch {
+    /// Starts showing `progress` once `after` has passed, with `note` on a line of its own
+    /// above the first progress line. If the system refuses a thread, the search simply runs
+    /// without a progress line.
+    pub(crate) fn start(
+        progress: Arc<SearchProgress>,
+        after: Duration,
+        note: Option<&'static str>,
+    ) -> Watch {
         let (stop, wait) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("progress".into())
-            .spawn(move || show(&progress, after, &wait))
+            .spawn(move || show(&progress, after, note, &wait))
             .ok();
         Watch { stop: Some(stop), thread }
     }
@@ -47,11 +53,14 @@ impl Drop for Watch {
 }
 
 /// The display's loop, until the channel disconnects.
-fn show(progress: &SearchProgress, after: Duration, wait: &mpsc::Receiver<()>) {
+fn show(progress: &SearchProgress, after: Duration, note: Option<&str>, wait: &mpsc::Receiver<()>) {
     let terminal = std::io::stderr().is_terminal();
     let t0 = Instant::now();
     if !matches!(wait.recv_timeout(after), Err(RecvTimeoutError::Timeout)) {
         return;
+    }
+    if let Some(note) = note {
+        eprintln!("{note}");
     }
     let every = if terminal { Duration::from_secs(1) } else { after };
     let (mut then, mut nodes_then) = (t0, 0);
