@@ -101,10 +101,11 @@ impl Settings {
 
 impl Settings {
     /// Whether a single-tile IDA* can run under these settings: not with a fixed `--algorithm`
-    /// other than `ida` (which `--within` and `--time-limit` exclude), so that a batch then skips
-    /// building IDA*'s duplicate-path machine (up to 0.15 s).
+    /// other than `ida` (no `--algorithm` means `ida`, and the near-optimal modes run IDA* for
+    /// their bound), so that a batch then skips building IDA*'s duplicate-path machine (up to
+    /// 0.15 s).
     pub(crate) fn ida_may_run(&self) -> bool {
-        self.near.is_some() || self.auto_near || self.algorithm == Algorithm::Ida
+        self.algorithm == Algorithm::Ida || self.near.is_some()
     }
 
     /// The lanes of a search with `h`: `--lanes` if given, else the heuristic's default.

@@ -606,8 +606,8 @@ pub(crate) fn beam_ranked<H: Heuristic>(
             }
             for (i, &came_by) in came.iter().enumerate().take(i1).skip(i0) {
                 // Kept states lie scattered over the last layer's candidates': start loading
-                // the state of a board a little ahead (measured: a tenth of a 5x5 catalogue
-                // beam's time).
+                // the state of a board a little ahead, so that stepping its children does not
+                // wait for it (measured in `docs/performance.md`).
                 if keep_states && let Some(&at) = cur.at.get(i + STATE_AHEAD) {
                     prefetch_state(&cur.states[at as usize]);
                 }
