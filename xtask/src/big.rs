@@ -13,7 +13,14 @@
 //! many answers were optimal: the 5x5 target is a mean within 1% of the optimal one.
 //! `--optimal-timeout SECS` bounds each optimal solve; positions it leaves unsolved are left out
 //! of both means and counted.
+//!
+//! Solving a 5x5 walk optimally takes seconds to hours, so the optima found once are kept in
+//! [`KNOWN_OPTIMA`] (Korf's line format: id, optimal length, cells). Every run compares the
+//! answers with the optima known for its positions, found by their cells, and bounds the gap over
+//! all of them, counting a position without a known optimum at the lower bound its own search
+//! proved; `--optima FILE` reads another such file.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
@@ -27,9 +34,13 @@ const SIZES: &[(&str, u32, Option<f64>)] = &[
     ("8x8", 3000, None),
 ];
 
+/// The optimal lengths known for walks of `bench --big`, from the project root.
+const KNOWN_OPTIMA: &str = "data/reference/5x5-walks-optima.txt";
+
 const USAGE: &str =
     "usage: cargo xtask bench --big [--count N] [--time-limit SECS] [--sizes 5x5,6x6,...]
        [--big-uniform] [--pdb-dir DIR] [--bin DIR] [--optimal] [--optimal-timeout SECS]
+       [--optima FILE]
 
   --count N          positions per size (default 100)
   --time-limit SECS  the anytime search's limit per position (default 10)
@@ -38,7 +49,9 @@ const USAGE: &str =
   --pdb-dir DIR      databases to solve with
   --bin DIR          the folder of the `fifteen` binary (default: a release build)
   --optimal          also solve the positions optimally, for the gap to the optimal mean
-  --optimal-timeout SECS  the same, each optimal solve limited to SECS";
+  --optimal-timeout SECS  the same, each optimal solve limited to SECS
+  --optima FILE      optimal lengths known for some positions (id, length, cells per line;
+                     default data/reference/5x5-walks-optima.txt)";
 
 /// Options of `bench --big`.
 struct Options {
@@ -51,6 +64,8 @@ struct Options {
     optimal: bool,
     /// Seconds each optimal solve may take (a few 5x5 walks take hours).
     optimal_timeout: Option<String>,
+    /// The file of known optimal lengths.
+    optima: Option<String>,
 }
 
 pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
@@ -63,6 +78,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
         bin: None,
         optimal: false,
         optimal_timeout: None,
+        optima: None,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -80,6 +96,7 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
                 o.optimal = true;
                 o.optimal_timeout = Some(value()?.clone());
             }
+            "--optima" => o.optima = Some(value()?.clone()),
             "--help" | "-h" => {
                 eprintln!("{USAGE}");
                 return Ok(());
@@ -87,6 +104,17 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
             other => bail!("bench --big: unknown argument {other:?}\n\n{USAGE}"),
         }
     }
+    let optima_file = match &o.optima {
+        Some(f) => Some(Path::new(f).to_path_buf()),
+        None => Some(root.join(KNOWN_OPTIMA)).filter(|p| p.exists()),
+    };
+    let known = match &optima_file {
+        Some(f) => read_optima(
+            &std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?,
+        )
+        .with_context(|| format!("{}", f.display()))?,
+        None => HashMap::new(),
+    };
     let fifteen = match &o.bin {
         Some(dir) => Path::new(dir).join("fifteen"),
         None => crate::release_build(root, &["fifteen-cli"])?.join("fifteen"),
@@ -124,13 +152,23 @@ pub(crate) fn run(root: &Path, args: &[String]) -> anyhow::Result<()> {
             let text = output(&mut solve)?;
             let mut stats = Stats::default();
             let mut lengths = Vec::new();
+            let mut answers = Vec::new();
             for line in text.lines() {
                 let v: serde_json::Value = serde_json::from_str(line)?;
                 let board = v["board"].as_str().context("board")?;
                 stats.add(&v, manhattan(board, size)?);
                 lengths.push(v["length"].as_u64());
+                answers.push(Answer {
+                    board: board.split_whitespace().collect::<Vec<_>>().join(" "),
+                    length: v["length"].as_u64(),
+                    lower_bound: v["lower_bound"].as_u64().or(v["length"].as_u64()),
+                });
             }
             stats.print(&format!("{size} ({label})"), dca);
+            let gap = Gap::of(&known, &answers)?;
+            if gap.n > 0 {
+                gap.print(optima_file.as_deref().unwrap_or(Path::new("-")));
+            }
             if o.optimal {
                 optimal(&fifteen, &file, &o, &lengths)?;
             }
@@ -187,6 +225,99 @@ fn optimal(
         ms / nf / 1e3,
     );
     Ok(())
+}
+
+/// One answer of the near-optimal batch.
+struct Answer {
+    /// The cells, as the JSON's `board` gives them.
+    board: String,
+    /// `None`: unanswered.
+    length: Option<u64>,
+    /// The lower bound the search proved (its length when optimal).
+    lower_bound: Option<u64>,
+}
+
+/// Reads optimal lengths in Korf's line format (`ID LENGTH t0 t1 ...`; `#` starts a comment),
+/// keyed by the cells joined by single spaces.
+fn read_optima(text: &str) -> anyhow::Result<HashMap<String, u64>> {
+    let mut known = HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("");
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        if tokens.is_empty() {
+            continue;
+        }
+        if tokens.len() < 3 {
+            bail!("line {}: expected an id, an optimal length and the cells", i + 1);
+        }
+        let length: u64 =
+            tokens[1].parse().with_context(|| format!("line {}: length {:?}", i + 1, tokens[1]))?;
+        if known.insert(tokens[2..].join(" "), length).is_some_and(|l| l != length) {
+            bail!("line {}: the same position with two optimal lengths", i + 1);
+        }
+    }
+    Ok(known)
+}
+
+/// The answers against the optima known for some of them.
+#[derive(Debug, Default, PartialEq)]
+struct Gap {
+    /// Answered positions with a known optimum.
+    n: u64,
+    opt_sum: u64,
+    /// Their answers' lengths.
+    near_sum: u64,
+    /// How many of them were optimal.
+    same: u64,
+    /// Over every answered position: the answers' lengths, and each optimum or, unknown, the
+    /// proven lower bound.
+    all: u64,
+    all_near: u64,
+    all_bound: u64,
+}
+
+impl Gap {
+    /// Fails on an answer shorter than a known optimum or than its own lower bound: one of the
+    /// two is wrong.
+    fn of(known: &HashMap<String, u64>, answers: &[Answer]) -> anyhow::Result<Gap> {
+        let mut g = Gap::default();
+        for a in answers {
+            let Some(len) = a.length else { continue };
+            let opt = known.get(&a.board).copied();
+            let bound = opt.or(a.lower_bound).unwrap_or(0);
+            if len < bound || a.lower_bound.is_some_and(|b| b > len) {
+                bail!("an answer of {len} moves below a bound ({bound}) for {}", a.board);
+            }
+            if let Some(opt) = opt {
+                if a.lower_bound.is_some_and(|b| b > opt) {
+                    bail!("a proven lower bound above the known optimum {opt} for {}", a.board);
+                }
+                g.n += 1;
+                g.opt_sum += opt;
+                g.near_sum += len;
+                g.same += u64::from(len == opt);
+            }
+            g.all += 1;
+            g.all_near += len;
+            g.all_bound += bound;
+        }
+        Ok(g)
+    }
+
+    fn print(&self, file: &Path) {
+        let pct = |near: u64, opt: u64| 100.0 * (near as f64 / opt.max(1) as f64 - 1.0);
+        println!(
+            "|   known optima ({}) | {} | {:.2} | {:.2}% above the optimal mean | {} of {} optimal | all {}: at most {:.2}% above (unknown optima at their proven lower bounds) |",
+            file.display(),
+            self.n,
+            self.opt_sum as f64 / self.n.max(1) as f64,
+            pct(self.near_sum, self.opt_sum),
+            self.same,
+            self.n,
+            self.all,
+            pct(self.all_near, self.all_bound),
+        );
+    }
 }
 
 fn output(c: &mut Command) -> anyhow::Result<String> {
@@ -258,5 +389,52 @@ impl Stats {
             mean_len / mean_md,
             dca.map_or("-".to_string(), |r| format!("{r:.3}")),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(board: &str, length: u64, lower_bound: u64) -> Answer {
+        Answer { board: board.into(), length: Some(length), lower_bound: Some(lower_bound) }
+    }
+
+    #[test]
+    fn known_optima_are_read_by_their_cells() {
+        let text = "# a comment\n\n1 6 1 2 3  4 0 5 6 7 8 # trailing\n2 0 1 2 3 4 5 6 7 8 0\n";
+        let known = read_optima(text).unwrap();
+        assert_eq!(known.len(), 2);
+        assert_eq!(known.get("1 2 3 4 0 5 6 7 8"), Some(&6));
+        assert_eq!(known.get("1 2 3 4 5 6 7 8 0"), Some(&0));
+        assert!(read_optima("1 x 1 2 3").is_err());
+        assert!(read_optima("1 6").is_err());
+        assert!(read_optima("1 6 1 2 3 0\n2 8 1 2 3 0").is_err());
+    }
+
+    #[test]
+    fn the_gap_counts_known_optima_and_bounds_the_rest() {
+        let known = read_optima("1 80 a\n2 90 b\n9 70 z").unwrap();
+        let answers = vec![
+            answer("a", 82, 76),
+            answer("b", 90, 84),
+            answer("c", 100, 96),
+            Answer { board: "d".into(), length: None, lower_bound: Some(50) },
+        ];
+        let g = Gap::of(&known, &answers).unwrap();
+        let want = Gap {
+            n: 2,
+            opt_sum: 170,
+            near_sum: 172,
+            same: 1,
+            all: 3,
+            all_near: 272,
+            all_bound: 266,
+        };
+        assert_eq!(g, want);
+        // An answer shorter than the known optimum, or a bound over it, is a wrong figure.
+        assert!(Gap::of(&known, &[answer("a", 78, 70)]).is_err());
+        assert!(Gap::of(&known, &[answer("a", 84, 82)]).is_err());
+        assert!(Gap::of(&known, &[answer("c", 90, 92)]).is_err());
     }
 }

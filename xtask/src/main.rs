@@ -33,11 +33,12 @@ tasks:
       Korf's 24-puzzle instances (default: the ten shortest), one process each, against
       the published expansions (SZ, RA); see `cargo xtask bench --24 --help`
   bench --big [--count N] [--time-limit SECS] [--sizes 6x6,7x7,8x8] [--big-uniform]
-        [--optimal | --optimal-timeout SECS]
+        [--optimal | --optimal-timeout SECS] [--optima FILE]
         [--pdb-dir DIR] [--bin DIR]
       near-optimal answers on large boards (random walks like DeepCubeA's test sets, and
       uniformly random ones): lengths, lower bounds, times, ratio to Manhattan; --optimal
-      also solves them optimally (the 5x5) and prints the gap to the optimal mean
+      also solves them optimally (the 5x5) and prints the gap to the optimal mean; the
+      optima already known (data/reference/, or --optima FILE) are compared on every run
   load [--requests N] [--clients N] [--rounds N] [-- SERVE-ARGS...]
       load test of `fifteen serve` on loopback (default 2 rounds of 3000 requests from
       16 clients): latency percentiles, statuses and unexpected answers per kind, server
