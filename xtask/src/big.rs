@@ -15,10 +15,13 @@
 //! of both means and counted.
 //!
 //! Solving a 5x5 walk optimally takes seconds to hours, so the optima found once are kept in
-//! [`KNOWN_OPTIMA`] (Korf's line format: id, optimal length, cells). Every run compares the
-//! answers with the optima known for its positions, found by their cells, and bounds the gap over
-//! all of them, counting a position without a known optimum at the lower bound its own search
-//! proved; `--optima FILE` reads another such file.
+//! [`KNOWN_OPTIMA`] (Korf's line format: id, optimal length, cells). A position whose optimal
+//! solve ran out of time has a range instead of a length, `LOW-HIGH`: the lower bound that solve
+//! proved and the shortest path known. Every run compares the answers with the optima known for
+//! its positions, found by their cells, and brackets the gap over all of them: at most, with each
+//! optimum not known at the larger of its recorded and its own proven lower bound; at least, with
+//! it at the shortest path known (the answer itself if that is shorter). `--optima FILE` reads
+//! another such file.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -50,8 +53,8 @@ const USAGE: &str =
   --bin DIR          the folder of the `fifteen` binary (default: a release build)
   --optimal          also solve the positions optimally, for the gap to the optimal mean
   --optimal-timeout SECS  the same, each optimal solve limited to SECS
-  --optima FILE      optimal lengths known for some positions (id, length, cells per line;
-                     default data/reference/5x5-walks-optima.txt)";
+  --optima FILE      optimal lengths known for some positions (id, length or LOW-HIGH,
+                     cells per line; default data/reference/5x5-walks-optima.txt)";
 
 /// Options of `bench --big`.
 struct Options {
@@ -198,7 +201,10 @@ fn optimal(fifteen: &Path, file: &Path, o: &Options, answers: &[Answer]) -> anyh
         if v["optimal"].as_bool() != Some(true) {
             bail!("bench --big --optimal: an answer not proven optimal: {line}");
         }
-        solved.insert(cells_key(v["board"].as_str().context("board")?), opt);
+        solved.insert(
+            cells_key(v["board"].as_str().context("board")?),
+            Known { low: opt, high: opt },
+        );
         ms += v["time_ms"].as_f64().unwrap_or(0.0);
     }
     let g = Gap::of(&solved, answers).context("bench --big --optimal")?;
@@ -227,9 +233,24 @@ struct Answer {
     lower_bound: Option<u64>,
 }
 
+/// What is known of a position's optimal length: at least `low`, and a path of `high` moves
+/// (equal when the optimum is known).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Known {
+    low: u64,
+    high: u64,
+}
+
+impl Known {
+    fn exact(&self) -> Option<u64> {
+        (self.low == self.high).then_some(self.low)
+    }
+}
+
 /// Reads optimal lengths in Korf's line format (`ID LENGTH t0 t1 ...`; `#` starts a comment),
-/// keyed by the cells joined by single spaces.
-fn read_optima(text: &str) -> anyhow::Result<HashMap<String, u64>> {
+/// or for a position not solved a range `LOW-HIGH` in the length's place, keyed by the cells
+/// joined by single spaces.
+fn read_optima(text: &str) -> anyhow::Result<HashMap<String, Known>> {
     let mut known = HashMap::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("");
@@ -238,11 +259,22 @@ fn read_optima(text: &str) -> anyhow::Result<HashMap<String, u64>> {
             continue;
         }
         if tokens.len() < 3 {
-            bail!("line {}: expected an id, an optimal length and the cells", i + 1);
+            bail!("line {}: expected an id, an optimal length (or LOW-HIGH) and the cells", i + 1);
         }
-        let length: u64 =
-            tokens[1].parse().with_context(|| format!("line {}: length {:?}", i + 1, tokens[1]))?;
-        if known.insert(tokens[2..].join(" "), length).is_some_and(|l| l != length) {
+        let number = |t: &str| -> anyhow::Result<u64> {
+            t.parse().with_context(|| format!("line {}: length {:?}", i + 1, tokens[1]))
+        };
+        let k = match tokens[1].split_once('-') {
+            Some((low, high)) => Known { low: number(low)?, high: number(high)? },
+            None => {
+                let length = number(tokens[1])?;
+                Known { low: length, high: length }
+            }
+        };
+        if k.low > k.high {
+            bail!("line {}: a range whose lower end is above its upper end", i + 1);
+        }
+        if known.insert(tokens[2..].join(" "), k).is_some_and(|old| old != k) {
             bail!("line {}: the same position with two optimal lengths", i + 1);
         }
     }
@@ -259,29 +291,33 @@ struct Gap {
     near_sum: u64,
     /// How many of them were optimal.
     same: u64,
-    /// Over every answered position: the answers' lengths, and each optimum or, unknown, the
-    /// proven lower bound.
+    /// Over every answered position: the answers' lengths; each optimum or, not known, the
+    /// largest lower bound proven (recorded, or by the answer's own search); and each optimum
+    /// or, not known, the shortest path known (recorded, or the answer).
     all: u64,
     all_near: u64,
     all_bound: u64,
+    all_path: u64,
 }
 
 impl Gap {
-    /// Fails on an answer shorter than a known optimum or than its own lower bound: one of the
-    /// two is wrong.
-    fn of(known: &HashMap<String, u64>, answers: &[Answer]) -> anyhow::Result<Gap> {
+    /// Fails on an answer shorter than a known optimum or than a proven lower bound, or on a
+    /// proven lower bound above a known path: one of the two figures is wrong.
+    fn of(known: &HashMap<String, Known>, answers: &[Answer]) -> anyhow::Result<Gap> {
         let mut g = Gap::default();
         for a in answers {
             let Some(len) = a.length else { continue };
-            let opt = known.get(&a.board).copied();
-            let bound = opt.or(a.lower_bound).unwrap_or(0);
-            if len < bound || a.lower_bound.is_some_and(|b| b > len) {
-                bail!("an answer of {len} moves below a bound ({bound}) for {}", a.board);
+            let k = known.get(&a.board).copied();
+            let bound = k.map_or(0, |k| k.low).max(a.lower_bound.unwrap_or(0));
+            if len < bound {
+                bail!("an answer of {len} moves below a lower bound ({bound}) for {}", a.board);
             }
-            if let Some(opt) = opt {
-                if a.lower_bound.is_some_and(|b| b > opt) {
-                    bail!("a proven lower bound above the known optimum {opt} for {}", a.board);
-                }
+            if let Some(k) = k
+                && a.lower_bound.is_some_and(|b| b > k.high)
+            {
+                bail!("a proven lower bound above a known path of {} for {}", k.high, a.board);
+            }
+            if let Some(opt) = k.and_then(|k| k.exact()) {
                 g.n += 1;
                 g.opt_sum += opt;
                 g.near_sum += len;
@@ -290,6 +326,7 @@ impl Gap {
             g.all += 1;
             g.all_near += len;
             g.all_bound += bound;
+            g.all_path += k.map_or(len, |k| k.high.min(len));
         }
         Ok(g)
     }
@@ -297,7 +334,7 @@ impl Gap {
     fn print(&self, file: &Path) {
         let pct = |near: u64, opt: u64| 100.0 * (near as f64 / opt.max(1) as f64 - 1.0);
         println!(
-            "|   known optima ({}) | {} | {:.2} | {:.2}% above the optimal mean | {} of {} optimal | all {}: at most {:.2}% above (unknown optima at their proven lower bounds) |",
+            "|   known optima ({}) | {} | {:.2} | {:.2}% above the optimal mean | {} of {} optimal | all {}: {:.2}% to {:.2}% above (optima not known between their proven lower bounds and the shortest paths known) |",
             file.display(),
             self.n,
             self.opt_sum as f64 / self.n.max(1) as f64,
@@ -305,6 +342,7 @@ impl Gap {
             self.same,
             self.n,
             self.all,
+            pct(self.all_near, self.all_path),
             pct(self.all_near, self.all_bound),
         );
     }
@@ -392,24 +430,35 @@ mod tests {
 
     #[test]
     fn known_optima_are_read_by_their_cells() {
-        let text = "# a comment\n\n1 6 1 2 3  4 0 5 6 7 8 # trailing\n2 0 1 2 3 4 5 6 7 8 0\n";
+        let text = "# a comment\n\n1 6 1 2 3  4 0 5 6 7 8 # trailing\n2 0 1 2 3 4 5 6 7 8 0\n\
+                    3 20-24 1 2 3 4 5 6 0 7 8\n";
         let known = read_optima(text).unwrap();
-        assert_eq!(known.len(), 2);
-        assert_eq!(known.get("1 2 3 4 0 5 6 7 8"), Some(&6));
-        assert_eq!(known.get("1 2 3 4 5 6 7 8 0"), Some(&0));
+        assert_eq!(known.len(), 3);
+        assert_eq!(known.get("1 2 3 4 0 5 6 7 8"), Some(&Known { low: 6, high: 6 }));
+        assert_eq!(known.get("1 2 3 4 5 6 7 8 0"), Some(&Known { low: 0, high: 0 }));
+        assert_eq!(known.get("1 2 3 4 5 6 0 7 8"), Some(&Known { low: 20, high: 24 }));
         assert!(read_optima("1 x 1 2 3").is_err());
         assert!(read_optima("1 6").is_err());
         assert!(read_optima("1 6 1 2 3 0\n2 8 1 2 3 0").is_err());
+        assert!(read_optima("1 6 1 2 3 0\n2 6-8 1 2 3 0").is_err());
+        assert_eq!(read_optima("1 6 1 2 3 0\n2 6 1 2 3 0").unwrap().len(), 1);
+        assert!(read_optima("1 24-20 1 2 3 0").is_err());
+        assert!(read_optima("1 20- 1 2 3 0").is_err());
+        assert!(read_optima("1 -20 1 2 3 0").is_err());
     }
 
     #[test]
-    fn the_gap_counts_known_optima_and_bounds_the_rest() {
-        let known = read_optima("1 80 a\n2 90 b\n9 70 z").unwrap();
+    fn the_gap_counts_known_optima_and_brackets_the_rest() {
+        let known = read_optima("1 80 a\n2 90 b\n9 70 z\n4 98-102 e\n5 98-104 f").unwrap();
         let answers = vec![
             answer("a", 82, 76),
             answer("b", 90, 84),
             answer("c", 100, 96),
             Answer { board: "d".into(), length: None, lower_bound: Some(50) },
+            // A range: its lower end counts unless the answer's own bound is larger, its upper
+            // end unless the answer is shorter.
+            answer("e", 104, 94),
+            answer("f", 100, 99),
         ];
         let g = Gap::of(&known, &answers).unwrap();
         let want = Gap {
@@ -417,14 +466,18 @@ mod tests {
             opt_sum: 170,
             near_sum: 172,
             same: 1,
-            all: 3,
-            all_near: 272,
-            all_bound: 266,
+            all: 5,
+            all_near: 476,
+            all_bound: 80 + 90 + 96 + 98 + 99,
+            all_path: 80 + 90 + 100 + 102 + 100,
         };
         assert_eq!(g, want);
         // An answer shorter than the known optimum, or a bound over it, is a wrong figure.
         assert!(Gap::of(&known, &[answer("a", 78, 70)]).is_err());
         assert!(Gap::of(&known, &[answer("a", 84, 82)]).is_err());
         assert!(Gap::of(&known, &[answer("c", 90, 92)]).is_err());
+        // So is an answer below a recorded lower bound, or a bound above a recorded path.
+        assert!(Gap::of(&known, &[answer("e", 96, 90)]).is_err());
+        assert!(Gap::of(&known, &[answer("e", 104, 103)]).is_err());
     }
 }
