@@ -201,10 +201,7 @@ fn optimal(fifteen: &Path, file: &Path, o: &Options, answers: &[Answer]) -> anyh
         if v["optimal"].as_bool() != Some(true) {
             bail!("bench --big --optimal: an answer not proven optimal: {line}");
         }
-        solved.insert(
-            cells_key(v["board"].as_str().context("board")?),
-            Known { low: opt, high: opt },
-        );
+        solved.insert(cells_key(v["board"].as_str().context("board")?), Known::optimum(opt));
         ms += v["time_ms"].as_f64().unwrap_or(0.0);
     }
     let g = Gap::of(&solved, answers).context("bench --big --optimal")?;
@@ -242,6 +239,11 @@ struct Known {
 }
 
 impl Known {
+    /// A known optimum.
+    fn optimum(length: u64) -> Known {
+        Known { low: length, high: length }
+    }
+
     fn exact(&self) -> Option<u64> {
         (self.low == self.high).then_some(self.low)
     }
@@ -266,10 +268,7 @@ fn read_optima(text: &str) -> anyhow::Result<HashMap<String, Known>> {
         };
         let k = match tokens[1].split_once('-') {
             Some((low, high)) => Known { low: number(low)?, high: number(high)? },
-            None => {
-                let length = number(tokens[1])?;
-                Known { low: length, high: length }
-            }
+            None => Known::optimum(number(tokens[1])?),
         };
         if k.low > k.high {
             bail!("line {}: a range whose lower end is above its upper end", i + 1);
