@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Parser;
-use fifteen_core::pdb::EntryEncoding;
+use fifteen_core::pdb::{EntryEncoding, MAX_ZERO_CELLS, MAX_ZERO_TILES};
 use fifteen_core::{Board, Size};
 use pdb_gen::{PRESETS, Progress, SetSpec, Written, build_set, default_for, default_sizes, preset};
 
@@ -137,6 +137,21 @@ fn jobs(args: &Args) -> anyhow::Result<Vec<SetSpec>> {
             (true, false) => EntryEncoding::ZeroAware,
             (true, true) => EntryEncoding::ZeroAwareBits,
         };
+        // Refused before building: the solver could not read such tables.
+        if args.zero_aware {
+            if size.cells() > MAX_ZERO_CELLS {
+                bail!(
+                    "zero-aware tables serve boards of at most {MAX_ZERO_CELLS} cells, and {size} has {}; build the patterns without --zero-aware",
+                    size.cells()
+                );
+            }
+            if let Some(p) = patterns.iter().find(|p| p.len() > MAX_ZERO_TILES) {
+                bail!(
+                    "a zero-aware pattern has at most {MAX_ZERO_TILES} tiles, and {p:?} has {}",
+                    p.len()
+                );
+            }
+        }
         jobs.push(SetSpec { name, preset: None, size, goal, patterns, encoding });
     } else if args.name.is_some() || args.zero_aware {
         bail!("--name and --zero-aware go with --pattern");
@@ -182,5 +197,30 @@ fn human(bytes: u64) -> String {
         b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64),
         b if b >= 1 << 10 => format!("{:.1} KiB", b as f64 / 1024.0),
         b => format!("{b} B"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jobs_of(args: &[&str]) -> anyhow::Result<Vec<SetSpec>> {
+        jobs(&Args::parse_from(std::iter::once("pdb-gen").chain(args.iter().copied())))
+    }
+
+    #[test]
+    fn zero_aware_patterns_the_solver_cannot_read_are_refused_before_building() {
+        let ok = jobs_of(&["--size", "3x3", "--pattern", "1,2,3,4", "--zero-aware"]).unwrap();
+        assert_eq!(ok[0].encoding, EntryEncoding::ZeroAware);
+        let big = jobs_of(&["--size", "6x6", "--pattern", "1,2,3,7,8", "--zero-aware"]);
+        let err = big.unwrap_err().to_string();
+        assert!(err.contains("at most 32 cells") && err.contains("36"), "{err}");
+        // The same pattern, plain, is fine.
+        assert!(jobs_of(&["--size", "6x6", "--pattern", "1,2,3,7,8"]).is_ok());
+        let nine = "1,2,3,4,5,6,7,8,9";
+        let err = jobs_of(&["--size", "5x5", "--pattern", nine, "--zero-aware", "--bits"])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("at most 8 tiles"), "{err}");
     }
 }

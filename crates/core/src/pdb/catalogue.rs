@@ -45,7 +45,11 @@ pub(crate) const MAX_SLOTS: usize = 64;
 const MAX_GROUPS: usize = 255;
 
 /// Most tiles of a zero-aware pattern in a catalogue: its order rank fits a `u16`.
-const MAX_ZERO_TILES: usize = 8;
+pub const MAX_ZERO_TILES: usize = 8;
+
+/// Most cells of a board whose zero-aware tables a catalogue reads: a pattern's cells are a
+/// `u32` mask.
+pub const MAX_ZERO_CELLS: usize = 32;
 
 /// Most views a catalogue reads through: the main one and its reflection.
 const MAX_VIEWS: usize = 2;
@@ -357,9 +361,11 @@ impl<const S: usize> Catalogue<S> {
         for (s, slot) in slots.iter().enumerate() {
             let k = slot.players.len();
             let zero = slot.zero.is_some();
-            if zero && n > 32 {
+            if zero && n > MAX_ZERO_CELLS {
                 return Err(PdbError::Table(super::PdbError::BadPattern {
-                    reason: format!("zero-aware tables serve boards of at most 32 cells, not {n}"),
+                    reason: format!(
+                        "zero-aware tables serve boards of at most {MAX_ZERO_CELLS} cells, not {n}"
+                    ),
                 }));
             }
             if zero && k > MAX_ZERO_TILES {

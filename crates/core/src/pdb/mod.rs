@@ -10,7 +10,7 @@ mod set;
 mod table;
 mod zero;
 
-pub use catalogue::{Catalogue, CatalogueState, exact_covers};
+pub use catalogue::{Catalogue, CatalogueState, MAX_ZERO_CELLS, MAX_ZERO_TILES, exact_covers};
 pub use format::{
     ENDIANNESS_CHECK, EntryCheck, EntryEncoding, FORMAT_VERSION, MAGIC, PAYLOAD_ALIGN, PREFIX_LEN,
     Pdb, PdbError, PdbHeader, PdbMeta, UNREACHABLE, check_version, decode_header, encode,

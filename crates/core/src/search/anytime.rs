@@ -60,7 +60,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::astar::Key;
-use super::beam::{BeamRun, beam};
+use super::beam::{BeamRun, Narrowing, beam};
 use super::shorten::shorten;
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::board::{Board, MAX_CELLS};
@@ -140,7 +140,8 @@ pub fn bounded<H: Heuristic>(
     // bounds the weighted A* run. Up to the 4x4, weighted A* alone is quicker.
     let mut first = BeamRun::default();
     if problem.start().size().cells() > 16 {
-        first = beam(problem, heuristic, BOUNDED_BEAM, near.depth_cap(), limits, &mut near.stats);
+        let cap = near.depth_cap();
+        first = beam(problem, heuristic, BOUNDED_BEAM, None, cap, limits, &mut near.stats);
     }
     if let Some(path) = first.found.take() {
         near.offer(path, Method::Beam(BOUNDED_BEAM), limits, &mut quiet);
@@ -285,7 +286,7 @@ fn widen<H: Heuristic>(
     let max_kept = limits.max_stored.map_or(BEAM_MAX_KEPT, |m| m as u64);
     let mut width = 256;
     while width <= FALLBACK_MAX_WIDTH && !near.within(within) {
-        let run = near.beam_run(problem, heuristic, width, max_kept, limits);
+        let run = near.beam_run(problem, heuristic, width, None, max_kept, limits);
         if let Some(path) = run.found {
             near.offer(path, Method::Beam(width), limits, &mut quiet);
         }
@@ -409,8 +410,9 @@ fn pair<A, B: Send>(
 /// limit's error (with a proven lower bound) if none was found.
 ///
 /// Beam runs of growing width (from [`FIRST_WIDTH`], up to 4 times wider each, as wide as the
-/// time left allows; once a run takes long enough to time the next by, up to 16 times: see
-/// `next_width`), each answer shortened; then, with an admissible heuristic and time left,
+/// time left allows; once a run takes long enough to time the next by, up to 16 times, and in
+/// a search of a second or so a last run that narrows near the deadline: see `next_width`),
+/// each answer shortened; then, with an admissible heuristic and time left,
 /// IDA* spends the rest raising the proven lower bound (and proves the answer optimal if it
 /// finishes). Without a deadline the widths grow until [`MAX_WIDTH`] or memory
 /// ([`Limits::max_stored`] boards kept, [`BEAM_MAX_KEPT`] when unset) ends them.
@@ -612,12 +614,15 @@ fn beams<H: Heuristic>(
 ) -> Option<LimitKind> {
     let max_kept = limits.max_stored.map_or(BEAM_MAX_KEPT, |m| m as u64);
     let mut width = FIRST_WIDTH;
+    let mut narrow = None;
+    // The first run long enough to time by.
+    let mut timed = None;
     loop {
         if near.proven() {
             return None;
         }
         let run_t0 = Instant::now();
-        let run = near.beam_run(problem, heuristic, width, max_kept, limits);
+        let run = near.beam_run(problem, heuristic, width, narrow, max_kept, limits);
         let took = run_t0.elapsed().as_secs_f64().max(1e-6);
         if let Some(path) = run.found {
             near.offer(path, Method::Beam(width), limits, on_improve);
@@ -634,46 +639,94 @@ fn beams<H: Heuristic>(
             .deadline
             .map(|until| until.saturating_duration_since(Instant::now()).as_secs_f64());
         let depth = f64::from(near.bound().min(near.depth_cap()).max(1));
-        match next_width(width, took, left, depth, max_kept) {
-            Some(w) => width = w,
-            None => return None,
+        if took >= MIN_TIMED {
+            timed.get_or_insert(width);
         }
+        let next = next_width(width, took, left, depth, max_kept, timed)?;
+        width = next.width;
+        // The last run narrows once most of the time left has gone.
+        narrow = match (next.last, left) {
+            (true, Some(left)) => Some(Narrowing {
+                at: Instant::now() + Duration::from_secs_f64(NARROW_AT * left),
+                width: width / NARROW_BY,
+            }),
+            _ => None,
+        };
     }
 }
 
-/// The width of the beam run after one of `width` boards that took `took` seconds, with `left`
-/// seconds to the deadline (`None`: no deadline) and paths of up to `depth` moves, or `None`
-/// when no run at least 1.2 times wider fits.
+/// The next beam run: its width, and whether it is the last, sized to the whole time left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct NextRun {
+    width: usize,
+    last: bool,
+}
+
+/// The beam run after one of `width` boards that took `took` seconds, with `left` seconds to
+/// the deadline (`None`: no deadline) and paths of up to `depth` moves, or `None` when no run
+/// at least 1.2 times wider fits.
 ///
 /// Up to 4 times wider, and as wide as 60% of the time left allows (a run's time grows with its
-/// width). A run that took at least [`JUMP_AFTER`] times the next well enough to go further:
-/// up to 16 times wider, as wide as 75% of the time left allows, the time taken to grow as
-/// width^1.1 (measured on 6x6: 8.9 times wider took 10.8 times longer). A last run sized to the
-/// time left is wider than the next of a fixed ratio, and a beam's answer shortens with its
-/// width; a run the deadline cuts is lost, hence the margins. The boards kept over `depth`
-/// layers must also fit in `max_kept`.
+/// width). Two ways to a last run sized to the time left, which is wider than the next of a
+/// fixed ratio (and a beam's answer shortens with its width):
+/// - A run that took at least [`JUMP_AFTER`] times the next well enough to go further: up to 16
+///   times wider, as wide as 75% of the time left allows, the time taken to grow as width^1.1
+///   (measured on 6x6: 8.9 times wider took 10.8 times longer). A run the deadline cuts is
+///   lost, hence the margin.
+/// - A shorter run, where one twice [`MAX_JUMP`] times wider would not fit in the time left
+///   (the searches of a second or so): [`MIN_LAST`] to 16 times wider, as wide as the whole
+///   time left allows growing linearly (a run pruned by the answer before it grows more slowly
+///   than its width: on the 5x5, 12 times wider took 7.5 times longer), and at most 16 times
+///   `timed`, the first run that took [`MIN_TIMED`] (a run timed from a shorter one is
+///   misjudged). It is the *last* run: it narrows to an eighth of its width once [`NARROW_AT`]
+///   of the time left has gone, so that it answers before the deadline even when it was sized
+///   too wide (measured on the 5x5 in `docs/performance.md`).
+///
+/// The boards kept over `depth` layers must also fit in `max_kept`.
 fn next_width(
     width: usize,
     took: f64,
     left: Option<f64>,
     depth: f64,
     max_kept: u64,
-) -> Option<usize> {
+    timed: Option<usize>,
+) -> Option<NextRun> {
     let took = took.max(1e-6);
     let mut factor = 4.0f64;
+    let mut last = false;
     if let Some(left) = left {
+        let fits = left / took;
         factor = if took >= JUMP_AFTER {
-            (0.75 * left / took).powf(1.0 / 1.1).min(16.0)
+            (0.75 * fits).powf(1.0 / 1.1).min(MAX_JUMP)
+        } else if (MIN_LAST..=2.0 * MAX_JUMP).contains(&fits) {
+            last = true;
+            let first = timed.unwrap_or(width) as f64;
+            fits.min(MAX_JUMP * first / width as f64).max(MIN_LAST)
         } else {
-            (0.6 * left / took).min(4.0)
+            (0.6 * fits).min(4.0)
         };
     }
     factor = factor.min(max_kept as f64 / (1.25 * depth * width as f64));
     if factor < 1.2 || width >= MAX_WIDTH {
         return None;
     }
-    Some(((width as f64 * factor) as usize).min(MAX_WIDTH))
+    Some(NextRun { width: ((width as f64 * factor) as usize).min(MAX_WIDTH), last })
 }
+
+/// The most a run sized to the time left is wider than the one before.
+const MAX_JUMP: f64 = 16.0;
+
+/// The least a short run's successor must be wider to be sized as the last (below it, IDA*
+/// takes the rest).
+const MIN_LAST: f64 = 2.0;
+
+/// A run that took this long is long enough to time the runs after it by: a last run is at most
+/// [`MAX_JUMP`] times wider than the first such run.
+const MIN_TIMED: f64 = 0.025;
+
+/// The share of the time left after which the last run narrows, and by how much.
+const NARROW_AT: f64 = 0.8;
+const NARROW_BY: usize = 8;
 
 /// A run that took this many seconds or more times the next well enough to size it to the time
 /// left ([`next_width`]).
@@ -795,13 +848,14 @@ impl Near {
             && self.best.as_ref().is_some_and(|b| b.len() as f64 <= factor * f64::from(self.lower))
     }
 
-    /// One beam run of `width`, pruned by the incumbent, keeping at most `max_kept` boards;
-    /// its answer is the caller's to offer.
+    /// One beam run of `width` (narrowing as `narrow` says), pruned by the incumbent, keeping
+    /// at most `max_kept` boards; its answer is the caller's to offer.
     fn beam_run<H: Heuristic>(
         &mut self,
         problem: &Problem,
         heuristic: &H,
         width: usize,
+        narrow: Option<Narrowing>,
         max_kept: u64,
         limits: &Limits,
     ) -> BeamRun {
@@ -811,7 +865,7 @@ impl Near {
             ..limits.clone()
         };
         let bound = self.bound().min(self.depth_cap());
-        beam(problem, heuristic, width, bound, &run_limits, &mut self.stats)
+        beam(problem, heuristic, width, narrow, bound, &run_limits, &mut self.stats)
     }
 
     /// One weighted A* run of weight `within` (rounded down, which keeps the guarantee),

@@ -18,7 +18,9 @@
 //! `select_nth_unstable` over their keys alone, the candidates filtered in the order they were
 //! made: by parent, so that the next layer reads this one from start to end, with no sort),
 //! and only those are materialised into the next layer. Each layer keeps (parent, move) per
-//! board, which is all the path needs.
+//! board, which is all the path needs. A run may narrow ([`Narrowing`]): from a given time on,
+//! its layers keep fewer boards, so that the anytime search's last run answers before the
+//! deadline rather than being cut by it.
 //!
 //! Children are stepped in place into a buffer of the layer's candidates' states; when the
 //! states are small, or the heuristic [resolves in parts](Heuristic::RESOLVES_IN_PARTS), that
@@ -40,6 +42,8 @@
 //! ties broken by the hash, so the search is deterministic and the survivors of a tie are
 //! spread over the board space (measured: better than breaking ties by Manhattan distance
 //! either way).
+
+use std::time::Instant;
 
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::heuristic::{Heuristic, with_beam_order};
@@ -474,7 +478,7 @@ pub fn beam_search<H: Heuristic>(
     width: usize,
     limits: &Limits,
 ) -> Result<Solution, SearchError> {
-    let t0 = std::time::Instant::now();
+    let t0 = Instant::now();
     if width == 0 {
         return Err(SearchError::NotApplicable("a beam needs a width of at least 1".into()));
     }
@@ -493,7 +497,7 @@ pub fn beam_search<H: Heuristic>(
         max_stored: Some(limits.max_stored.unwrap_or(super::BEAM_MAX_KEPT as usize)),
         ..limits.clone()
     };
-    let run = beam(problem, heuristic, width, cap.saturating_add(1), &limits, &mut stats);
+    let run = beam(problem, heuristic, width, None, cap.saturating_add(1), &limits, &mut stats);
     stats.elapsed = t0.elapsed();
     let lower_bound = if heuristic.admissible() { initial_h } else { 0 };
     let Some(moves) = run.found else {
@@ -506,20 +510,32 @@ pub fn beam_search<H: Heuristic>(
     Ok(Solution { moves, tiles, optimal, initial_h, stats })
 }
 
-/// Beam search of `width` boards a layer for a path shorter than `bound` moves. Nodes are
-/// counted in `stats`; `limits` (nodes, deadline, cancel, `max_stored` boards kept) end it.
-/// Boards are ranked by `heuristic`, with far tiles and linear conflicts added when it asks for
-/// them ([`Heuristic::RANK_FAR_TILES`], [`Heuristic::RANK_WITH_CONFLICTS`]).
+/// When a run narrows: the layers it starts from `at` on keep `width` boards (if fewer than the
+/// run's own width), so that a run sized to the whole time left still reaches the goal before
+/// the deadline instead of being lost to it. Near the goal a strong estimate needs a fraction
+/// of the width (`docs/performance.md`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Narrowing {
+    pub(crate) at: Instant,
+    pub(crate) width: usize,
+}
+
+/// Beam search of `width` boards a layer for a path shorter than `bound` moves (narrowing as
+/// `narrow` says). Nodes are counted in `stats`; `limits` (nodes, deadline, cancel,
+/// `max_stored` boards kept) end it. Boards are ranked by `heuristic`, with far tiles and
+/// linear conflicts added when it asks for them ([`Heuristic::RANK_FAR_TILES`],
+/// [`Heuristic::RANK_WITH_CONFLICTS`]).
 pub(crate) fn beam<H: Heuristic>(
     problem: &Problem,
     heuristic: &H,
     width: usize,
+    narrow: Option<Narrowing>,
     bound: u32,
     limits: &Limits,
     stats: &mut Stats,
 ) -> BeamRun {
     with_beam_order!(H, heuristic, problem.goal(), |ranked| {
-        beam_ranked(problem, ranked, width, bound, limits, stats, H::RESOLVES_IN_PARTS)
+        beam_ranked(problem, ranked, width, narrow, bound, limits, stats, H::RESOLVES_IN_PARTS)
     })
 }
 
@@ -527,10 +543,12 @@ pub(crate) fn beam<H: Heuristic>(
 /// (for a heuristic that [resolves in parts](Heuristic::RESOLVES_IN_PARTS)), a child whose
 /// first part already ranks it past the last layer's cut is left unresolved, and resolved only
 /// if this layer's cut comes out past it ([`select`]): the same survivors, fewer reads.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn beam_ranked<H: Heuristic>(
     problem: &Problem,
     heuristic: &H,
     width: usize,
+    narrow: Option<Narrowing>,
     bound: u32,
     limits: &Limits,
     stats: &mut Stats,
@@ -587,8 +605,13 @@ pub(crate) fn beam_ranked<H: Heuristic>(
     let mut depth = 0u32;
     let mut truncated = false;
     let (mut deferred, mut resolved_late) = (0, 0);
+    let full_width = width;
     while cur.len() > 0 {
         let g = depth + 1;
+        let width = match narrow {
+            Some(nw) if Instant::now() >= nw.at => nw.width.clamp(1, full_width),
+            _ => full_width,
+        };
         if g >= bound {
             return BeamRun { found: None, stop: None, truncated, deferred, resolved_late };
         }

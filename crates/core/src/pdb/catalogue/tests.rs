@@ -316,7 +316,8 @@ fn a_beam_resolving_in_parts_keeps_the_boards_of_a_beam_resolving_all() {
                 let run = |parts| {
                     let mut stats = Stats::default();
                     let limits = Limits::default();
-                    let r = beam_ranked(&p, &ranked, width, bound, &limits, &mut stats, parts);
+                    let r =
+                        beam_ranked(&p, &ranked, width, None, bound, &limits, &mut stats, parts);
                     (r, stats.generated, stats.expanded)
                 };
                 let (whole, in_parts) = (run(false), run(true));

@@ -323,27 +323,39 @@ fn a_deadline_on_large_boards_gives_answers_whose_bounds_hold() {
 #[test]
 fn the_next_width_fills_the_time_left_within_its_margins() {
     let kept = BEAM_MAX_KEPT;
+    let next = |width, took, left, depth, kept| {
+        next_width(width, took, left, depth, kept, None).map(|n| n.width)
+    };
     // No deadline: 4 times wider, until the layers would not fit in the boards kept.
-    assert_eq!(next_width(1024, 0.1, None, 120.0, kept), Some(4096));
-    assert_eq!(next_width(1 << 18, 1.0, None, 200.0, 1_000_000_000), Some(1 << 20));
-    let capped = next_width(1 << 18, 1.0, None, 200.0, kept).unwrap();
+    assert_eq!(next(1024, 0.1, None, 120.0, kept), Some(4096));
+    assert_eq!(next(1 << 18, 1.0, None, 200.0, 1_000_000_000), Some(1 << 20));
+    let capped = next(1 << 18, 1.0, None, 200.0, kept).unwrap();
     assert!(capped > 1 << 18 && (capped as f64) * 200.0 * 1.25 <= kept as f64, "{capped}");
-    assert_eq!(next_width(MAX_WIDTH, 0.1, None, 10.0, u64::MAX), None);
-    // A short run: at most 4 times, within 60% of the time left.
-    assert_eq!(next_width(256, 0.02, Some(9.0), 150.0, kept), Some(1024));
-    let w = next_width(256, 0.2, Some(1.0), 150.0, kept).unwrap();
-    assert!((767..=768).contains(&w), "{w}");
+    assert_eq!(next(MAX_WIDTH, 0.1, None, 10.0, u64::MAX), None);
+    // A short run with much time left: at most 4 times, within 60% of the time left.
+    assert_eq!(next(256, 0.02, Some(9.0), 150.0, kept), Some(1024));
+    assert!(!next_width(256, 0.02, Some(9.0), 150.0, kept, None).unwrap().last);
+    // A short run where one 32 times wider would not fit: the last run, as wide as the whole
+    // time left allows at linear growth, up to 16 times (and no more than 16 times the first run
+    // long enough to time by), narrowing near the end.
+    let last = next_width(256, 0.2, Some(1.0), 150.0, kept, None).unwrap();
+    assert_eq!(last, NextRun { width: 1280, last: true });
+    let last = next_width(1024, 0.05, Some(0.9), 150.0, kept, Some(1024)).unwrap();
+    assert_eq!(last, NextRun { width: 16 * 1024, last: true });
+    let last = next_width(4096, 0.1, Some(0.8), 150.0, kept, Some(1024)).unwrap();
+    assert_eq!(last, NextRun { width: 4 * 4096, last: true });
     // A run long enough to time by: the width whose predicted time (growing as width^1.1) is
     // 75% of the time left, up to 16 times wider.
     let (took, left) = (0.6, 8.9);
-    let w = next_width(16_384, took, Some(left), 150.0, kept).unwrap();
+    let w = next(16_384, took, Some(left), 150.0, kept).unwrap();
     let predicted = took * (w as f64 / 16_384.0).powf(1.1);
     assert!(w > 4 * 16_384 && w < 16 * 16_384, "{w}");
     assert!((predicted - 0.75 * left).abs() < 0.01, "{predicted}");
-    assert_eq!(next_width(16_384, 0.3, Some(1000.0), 150.0, kept), Some(16 * 16_384));
+    assert_eq!(next(16_384, 0.3, Some(1000.0), 150.0, kept), Some(16 * 16_384));
+    assert!(!next_width(16_384, 0.3, Some(1000.0), 150.0, kept, None).unwrap().last);
     // Nothing 1.2 times wider fits: the beams stop (and IDA* takes the rest).
-    assert_eq!(next_width(65_536, 2.7, Some(3.0), 150.0, kept), None);
-    assert_eq!(next_width(65_536, 0.1, Some(0.15), 150.0, kept), None);
+    assert_eq!(next(65_536, 2.7, Some(3.0), 150.0, kept), None);
+    assert_eq!(next(65_536, 0.1, Some(0.15), 150.0, kept), None);
 }
 
 #[test]

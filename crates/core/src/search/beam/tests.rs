@@ -29,7 +29,7 @@ fn a_beam_wider_than_any_layer_finds_shortest_paths_on_3x3() {
     for (_, start, d) in reachable_3x3(&dist, 0, 7_919) {
         let p = Problem::new(start.clone(), goal.clone()).unwrap();
         let mut stats = Stats::default();
-        let run = beam(&p, &h, 30_000, u32::MAX, &Limits::default(), &mut stats);
+        let run = beam(&p, &h, 30_000, None, u32::MAX, &Limits::default(), &mut stats);
         let path = run.found.expect("a breadth-first search finds every solvable position");
         assert_eq!(path.len(), usize::from(d), "{start:?}");
         assert_eq!(replay(&start, &path).unwrap().0, goal);
@@ -37,7 +37,7 @@ fn a_beam_wider_than_any_layer_finds_shortest_paths_on_3x3() {
         // board), a beam drops nothing by rank, searches every board within the bound and
         // finds nothing: what lets the anytime search stop widening its beams.
         let mut bounded = Stats::default();
-        let none = beam(&p, &h, 80_000, u32::from(d), &Limits::default(), &mut bounded);
+        let none = beam(&p, &h, 80_000, None, u32::from(d), &Limits::default(), &mut bounded);
         assert!(none.found.is_none() && none.stop.is_none() && !none.truncated, "{start:?}");
         checked += 1;
     }
@@ -54,7 +54,7 @@ fn narrow_beams_answer_with_paths_that_replay_and_honour_the_bound() {
         let p = Problem::new(start.clone(), goal.clone()).unwrap();
         let root = h.estimate(start.cells()) as usize;
         let mut stats = Stats::default();
-        let run = beam(&p, &h, 32, u32::MAX, &Limits::default(), &mut stats);
+        let run = beam(&p, &h, 32, None, u32::MAX, &Limits::default(), &mut stats);
         let path = run.found.expect("a beam of 32 answers a 5x5 walk");
         assert!(run.truncated, "a 5x5 walk's layers outgrow 32 boards");
         assert_eq!(replay(&start, &path).unwrap().0, goal);
@@ -65,10 +65,10 @@ fn narrow_beams_answer_with_paths_that_replay_and_honour_the_bound() {
         // The same run again gives the same path; a bound of its length gives a shorter one
         // or none.
         let mut again = Stats::default();
-        let same = beam(&p, &h, 32, u32::MAX, &Limits::default(), &mut again);
+        let same = beam(&p, &h, 32, None, u32::MAX, &Limits::default(), &mut again);
         assert_eq!(same.found.as_deref(), Some(&path[..]));
         assert_eq!(again, stats);
-        let bounded = beam(&p, &h, 32, path.len() as u32, &Limits::default(), &mut again);
+        let bounded = beam(&p, &h, 32, None, path.len() as u32, &Limits::default(), &mut again);
         if let Some(shorter) = bounded.found {
             assert!(shorter.len() < path.len());
             assert_eq!(replay(&start, &shorter).unwrap().0, goal);
@@ -79,6 +79,31 @@ fn narrow_beams_answer_with_paths_that_replay_and_honour_the_bound() {
 }
 
 #[test]
+fn a_narrowing_beam_keeps_the_narrow_width_from_its_time_on() {
+    // Narrowed from the start, a run is a run of the narrow width; narrowed never, one of its
+    // own. Which walks the two widths answer differently shows the narrowing is applied.
+    let goal = Board::blank_last(Size::new(5, 5).unwrap());
+    let h = LinearConflict::new(&goal);
+    let (now, later) = (Instant::now(), Instant::now() + std::time::Duration::from_secs(3600));
+    let mut differ = 0;
+    for seed in 1..=8u64 {
+        let start = walk(&goal, 200, seed);
+        let p = Problem::new(start.clone(), goal.clone()).unwrap();
+        let run = |width, narrow| {
+            let mut stats = Stats::default();
+            let r = beam(&p, &h, width, narrow, u32::MAX, &Limits::default(), &mut stats);
+            (r.found.expect("a 5x5 walk is answered"), stats)
+        };
+        let (narrow, wide) = (run(8, None), run(256, None));
+        assert_eq!(run(256, Some(Narrowing { at: now, width: 8 })), narrow);
+        assert_eq!(run(256, Some(Narrowing { at: later, width: 8 })), wide);
+        assert_eq!(replay(&start, &narrow.0).unwrap().0, goal);
+        differ += usize::from(narrow.0 != wide.0);
+    }
+    assert!(differ > 0, "beams of 8 and 256 boards answer the same walks alike");
+}
+
+#[test]
 fn limits_end_a_beam() {
     let goal = Board::blank_last(Size::new(7, 7).unwrap());
     let start = walk(&goal, 2_000, 7);
@@ -86,11 +111,11 @@ fn limits_end_a_beam() {
     let h = LinearConflict::new(&goal);
     let mut stats = Stats::default();
     let nodes = Limits { max_nodes: Some(1_000), ..Limits::default() };
-    let run = beam(&p, &h, 4_096, u32::MAX, &nodes, &mut stats);
+    let run = beam(&p, &h, 4_096, None, u32::MAX, &nodes, &mut stats);
     assert!(run.found.is_none());
     assert_eq!(run.stop, Some(LimitKind::Nodes));
     let memory = Limits { max_stored: Some(10_000), ..Limits::default() };
-    let run = beam(&p, &h, 4_096, u32::MAX, &memory, &mut Stats::default());
+    let run = beam(&p, &h, 4_096, None, u32::MAX, &memory, &mut Stats::default());
     assert_eq!(run.stop, Some(LimitKind::Memory));
 }
 
