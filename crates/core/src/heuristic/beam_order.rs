@@ -224,6 +224,7 @@ impl<H: Heuristic, const CONFLICTS: bool> Heuristic for BeamOrder<'_, H, CONFLIC
     }
 
     const RESOLVES_IN_PARTS: bool = H::RESOLVES_IN_PARTS;
+    const NEAR_EXACT_AT_GOAL: bool = H::NEAR_EXACT_AT_GOAL;
 
     #[inline(always)]
     fn rank_extra(&self, s: &Self::State) -> u32 {

@@ -203,6 +203,12 @@ pub trait Heuristic: Sync {
     /// tiles behind (implied by [`Heuristic::RANK_WITH_CONFLICTS`]).
     const RANK_FAR_TILES: bool = false;
 
+    /// Whether the estimate is nearly exact near the goal, so that a beam's last layers need a
+    /// fraction of its width (the 5x5 catalogue; not linear conflict, measured on the 7x7). The
+    /// anytime search then sizes a short search's last beam to the whole time left, and
+    /// narrows it if the deadline nears (`search/anytime.rs`, `docs/performance.md`).
+    const NEAR_EXACT_AT_GOAL: bool = false;
+
     /// Whether the estimate never exceeds the true distance.
     fn admissible(&self) -> bool {
         true
