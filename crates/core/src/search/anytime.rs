@@ -642,8 +642,8 @@ fn beams<H: Heuristic>(
         if took >= MIN_TIMED {
             timed.get_or_insert(width);
         }
-        let last_runs = H::NEAR_EXACT_AT_GOAL;
-        let next = next_width(width, took, left, depth, max_kept, last_runs.then_some(timed))?;
+        let anchor = H::NEAR_EXACT_AT_GOAL.then(|| timed.unwrap_or(width));
+        let next = next_width(width, took, left, depth, max_kept, anchor)?;
         width = next.width;
         // The last run narrows once most of the time left has gone.
         narrow = match (next.last, left) {
@@ -674,13 +674,13 @@ struct NextRun {
 ///   times wider, as wide as 75% of the time left allows, the time taken to grow as width^1.1
 ///   (measured on 6x6: 8.9 times wider took 10.8 times longer). A run the deadline cuts is
 ///   lost, hence the margin.
-/// - With `last_runs` (a heuristic nearly exact near the goal,
-///   [`Heuristic::NEAR_EXACT_AT_GOAL`]), a shorter run, where one twice [`MAX_JUMP`] times
-///   wider would not fit in the time left (the searches of a second or so): [`MIN_LAST`] to 16
-///   times wider, as wide as the whole time left allows growing linearly (a run pruned by the
-///   answer before it grows more slowly than its width: on the 5x5, 12 times wider took 7.5
-///   times longer), and at most 16 times the first run that took [`MIN_TIMED`] (the inner
-///   option: a run timed from a shorter one is misjudged). It is the *last* run: it narrows to an eighth of its width once [`NARROW_AT`]
+/// - With an `anchor` (given for a heuristic nearly exact near the goal,
+///   [`Heuristic::NEAR_EXACT_AT_GOAL`]: the first run that took [`MIN_TIMED`], or this one), a
+///   shorter run, where one twice [`MAX_JUMP`] times wider would not fit in the time left (the
+///   searches of a second or so): [`MIN_LAST`] to 16 times wider, as wide as the whole time left
+///   allows growing linearly (a run pruned by the answer before it grows more slowly than its
+///   width: on the 5x5, 12 times wider took 7.5 times longer), and at most 16 times the anchor
+///   (a run timed from a shorter one is misjudged). It is the *last* run: it narrows to an eighth of its width once [`NARROW_AT`]
 ///   of the time left has gone, so that it answers before the deadline even when it was sized
 ///   too wide (measured on the 5x5 in `docs/performance.md`).
 ///
@@ -691,7 +691,7 @@ fn next_width(
     left: Option<f64>,
     depth: f64,
     max_kept: u64,
-    last_runs: Option<Option<usize>>,
+    anchor: Option<usize>,
 ) -> Option<NextRun> {
     let took = took.max(1e-6);
     let mut factor = 4.0f64;
@@ -700,12 +700,11 @@ fn next_width(
         let fits = left / took;
         factor = if took >= JUMP_AFTER {
             (0.75 * fits).powf(1.0 / 1.1).min(MAX_JUMP)
-        } else if let Some(timed) = last_runs
+        } else if let Some(anchor) = anchor
             && (MIN_LAST..=2.0 * MAX_JUMP).contains(&fits)
         {
             last = true;
-            let first = timed.unwrap_or(width) as f64;
-            fits.min(MAX_JUMP * first / width as f64).max(MIN_LAST)
+            fits.min(MAX_JUMP * anchor as f64 / width as f64).max(MIN_LAST)
         } else {
             (0.6 * fits).min(4.0)
         };

@@ -324,7 +324,7 @@ fn a_deadline_on_large_boards_gives_answers_whose_bounds_hold() {
 fn the_next_width_fills_the_time_left_within_its_margins() {
     let kept = BEAM_MAX_KEPT;
     let next = |width, took, left, depth, kept| {
-        next_width(width, took, left, depth, kept, Some(None)).map(|n| n.width)
+        next_width(width, took, left, depth, kept, Some(width)).map(|n| n.width)
     };
     // No deadline: 4 times wider, until the layers would not fit in the boards kept.
     assert_eq!(next(1024, 0.1, None, 120.0, kept), Some(4096));
@@ -334,15 +334,15 @@ fn the_next_width_fills_the_time_left_within_its_margins() {
     assert_eq!(next(MAX_WIDTH, 0.1, None, 10.0, u64::MAX), None);
     // A short run with much time left: at most 4 times, within 60% of the time left.
     assert_eq!(next(256, 0.02, Some(9.0), 150.0, kept), Some(1024));
-    assert!(!next_width(256, 0.02, Some(9.0), 150.0, kept, Some(None)).unwrap().last);
+    assert!(!next_width(256, 0.02, Some(9.0), 150.0, kept, Some(256)).unwrap().last);
     // A short run where one 32 times wider would not fit: the last run, as wide as the whole
     // time left allows at linear growth, up to 16 times (and no more than 16 times the first run
     // long enough to time by), narrowing near the end.
-    let last = next_width(256, 0.2, Some(1.0), 150.0, kept, Some(None)).unwrap();
+    let last = next_width(256, 0.2, Some(1.0), 150.0, kept, Some(256)).unwrap();
     assert_eq!(last, NextRun { width: 1280, last: true });
-    let last = next_width(1024, 0.05, Some(0.9), 150.0, kept, Some(Some(1024))).unwrap();
+    let last = next_width(1024, 0.05, Some(0.9), 150.0, kept, Some(1024)).unwrap();
     assert_eq!(last, NextRun { width: 16 * 1024, last: true });
-    let last = next_width(4096, 0.1, Some(0.8), 150.0, kept, Some(Some(1024))).unwrap();
+    let last = next_width(4096, 0.1, Some(0.8), 150.0, kept, Some(1024)).unwrap();
     assert_eq!(last, NextRun { width: 4 * 4096, last: true });
     // Without a heuristic nearly exact near the goal: 4 times at most, within 60% of the time
     // left, and no narrowing.
@@ -356,7 +356,7 @@ fn the_next_width_fills_the_time_left_within_its_margins() {
     assert!(w > 4 * 16_384 && w < 16 * 16_384, "{w}");
     assert!((predicted - 0.75 * left).abs() < 0.01, "{predicted}");
     assert_eq!(next(16_384, 0.3, Some(1000.0), 150.0, kept), Some(16 * 16_384));
-    assert!(!next_width(16_384, 0.3, Some(1000.0), 150.0, kept, Some(None)).unwrap().last);
+    assert!(!next_width(16_384, 0.3, Some(1000.0), 150.0, kept, Some(16_384)).unwrap().last);
     // Nothing 1.2 times wider fits: the beams stop (and IDA* takes the rest).
     assert_eq!(next(65_536, 2.7, Some(3.0), 150.0, kept), None);
     assert_eq!(next(65_536, 0.1, Some(0.15), 150.0, kept), None);
