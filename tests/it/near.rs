@@ -106,6 +106,27 @@ fn time_limit_improves_and_labels_the_answer() {
     );
 }
 
+/// A time limit too short for any search still gets an answer on an 8x8 (before, an 8x8 walk
+/// with `--time-limit 0.3` could end with none): the board solved edge by edge, said so on
+/// stderr, not claimed optimal, with the proven lower bound, and replaying to the goal.
+#[test]
+fn a_time_limit_too_short_for_any_search_still_answers() {
+    let board = fifteen(&["random", "--size", "8x8", "--moves", "3000", "--seed", "8"]);
+    let board = board.stdout.trim().to_string();
+    for threads in ["1", "2"] {
+        let args = ["solve", &board, "--time-limit", "0.001", "--threads", threads, "--json"];
+        let run = fifteen(&args);
+        assert_eq!(run.code, 0, "{run:?}");
+        assert!(run.stderr.contains("solved edge by edge"), "{}", run.stderr);
+        let r: Value = serde_json::from_str(run.stdout.trim()).expect("one JSON line");
+        assert_eq!(r["optimal"].as_bool(), Some(false), "{r}");
+        assert_eq!(r["algorithm"], "anytime", "{r}");
+        // The estimate at the start is a proven bound: linear conflict's is at least Manhattan's.
+        let (_, lb) = check_record(&r, &Board::blank_last(Size::new(8, 8).unwrap()), None);
+        assert!(lb > 0, "{r}");
+    }
+}
+
 /// Large boards default to the anytime search (for `--timeout`), never a silent greedy path;
 /// in a batch on two threads each position gets it, with `lower_bound` in its record.
 #[test]

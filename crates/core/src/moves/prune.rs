@@ -145,6 +145,29 @@ impl Fsm {
         Fsm::get()
     }
 
+    /// [`Fsm::for_search`], waiting for the long machine's build (started on a thread of its
+    /// own) no later than `deadline`: `None` if the deadline passes first, so that a search
+    /// with a time limit is not held past it by a build it cannot cut short (0.15 - 0.5 s).
+    pub(crate) fn for_search_by(
+        cells: usize,
+        generated: u64,
+        deadline: Option<Instant>,
+    ) -> Option<&'static Fsm> {
+        if let Some(deadline) = deadline
+            && cells >= LONG_FROM_CELLS
+            && generated >= LONG_AFTER
+        {
+            Fsm::warm_up(cells);
+            while LONG.get().is_none() {
+                if Instant::now() >= deadline {
+                    return None;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        Some(Fsm::for_search(cells, generated))
+    }
+
     /// Starts building the machine of a board of `cells` cells on a thread of its own, for a
     /// search that will need it later: nothing if it is built already, or if no thread can be
     /// started (the search then builds it when it needs it).

@@ -432,16 +432,58 @@ pub fn anytime<H: Heuristic>(
     // larger boards) is built meanwhile on a thread of its own, not out of the time limit.
     Fsm::warm_up(problem.start().size().cells());
     let mut near = Near::new(problem, heuristic, t0)?;
-    if limits.threads >= 2 && limits.deadline.is_some() {
-        if problem.start().size().cells() > IDA_BESIDE_MAX_CELLS {
-            return both_ways(problem, heuristic, limits, near, on_improve);
+    let root_h = near.root_h;
+    let result = if limits.threads >= 2
+        && limits.deadline.is_some()
+        && problem.start().size().cells() > IDA_BESIDE_MAX_CELLS
+    {
+        both_ways(problem, heuristic, limits, near, on_improve)
+    } else if limits.threads >= 2 && limits.deadline.is_some() && near.admissible {
+        beside(problem, heuristic, limits, near, on_improve)
+    } else {
+        one_way(problem, heuristic, limits, &mut near, on_improve)
+            .and_then(|last_stop| near.finish(problem, last_stop))
+    };
+    match result {
+        Err(SearchError::LimitReached { kind, lower_bound, stats })
+            if kind != LimitKind::Cancelled =>
+        {
+            constructed(problem, lower_bound, root_h, stats, t0, on_improve)
+                .ok_or(SearchError::LimitReached { kind, lower_bound, stats: Stats::default() })
         }
-        if near.admissible {
-            return beside(problem, heuristic, limits, near, on_improve);
-        }
+        other => other,
     }
-    let last_stop = one_way(problem, heuristic, limits, &mut near, on_improve)?;
-    near.finish(problem, last_stop)
+}
+
+/// The answer of an anytime search that a limit (not a cancel) stopped before any answer: the
+/// board solved edge by edge (`construct.rs`, milliseconds), its loops cut, labelled as such
+/// and with the lower bound the search proved. A limit so short that no beam answered still
+/// gets a path, as a person who sets one expects, a little past it.
+fn constructed(
+    problem: &Problem,
+    lower_bound: u32,
+    initial_h: u32,
+    mut stats: Stats,
+    t0: Instant,
+    on_improve: &mut (dyn FnMut(&Improvement) + Send),
+) -> Option<NearOptimal> {
+    let path = super::construct::construct(problem.start(), problem.goal())?;
+    let moves = super::shorten::cut_loops(problem.start(), &path);
+    let (end, tiles) = super::replay(problem.start(), &moves)?;
+    if &end != problem.goal() {
+        return None;
+    }
+    stats.elapsed = t0.elapsed();
+    on_improve(&Improvement {
+        length: moves.len(),
+        lower_bound,
+        by: Method::Constructed,
+        elapsed: stats.elapsed,
+        from_goal: false,
+    });
+    let optimal = moves.len() as u32 <= lower_bound;
+    let solution = Solution { moves, tiles, optimal, initial_h, stats };
+    Some(NearOptimal { solution, lower_bound, bound: None })
 }
 
 /// Boards up to this many cells get IDA* beside the beams on a second thread (it sometimes
@@ -765,6 +807,8 @@ pub enum Method {
     Shortened,
     /// IDA*: optimal.
     Ida,
+    /// No search answered within the limit: the board solved edge by edge, as by hand.
+    Constructed,
 }
 
 impl std::fmt::Display for Method {
@@ -774,6 +818,7 @@ impl std::fmt::Display for Method {
             Method::Weighted(w) => write!(f, "weighted A* of weight {w}"),
             Method::Shortened => write!(f, "shortened"),
             Method::Ida => write!(f, "IDA*"),
+            Method::Constructed => write!(f, "solved edge by edge (no search answered in time)"),
         }
     }
 }

@@ -142,12 +142,16 @@ pub(crate) fn ida_with<H: Heuristic>(
         moves: Vec::new(),
     };
     // The machine of an iteration that starts after `generated` nodes (set per iteration).
-    let machine = |generated: u64| fsm.unwrap_or_else(|| Fsm::for_search(n, generated));
+    // `None` when the deadline passed while the long machine was being built.
+    let machine = |generated: u64| match fsm {
+        Some(fsm) => Some(fsm),
+        None => Fsm::for_search_by(n, generated, limits.deadline),
+    };
     let mut stats = Stats { generated: 1, ..Stats::default() };
     let mut shared = Shared {
         h: heuristic,
         table: &table,
-        fsm: machine(stats.generated),
+        fsm: Fsm::for_search(n, stats.generated),
         limits,
         goal,
         n,
@@ -158,8 +162,13 @@ pub(crate) fn ida_with<H: Heuristic>(
     let mut reach: Option<Vec<(Vec<Dir>, u32)>> = (n >= ORDERED_MIN_CELLS).then(Vec::new);
     let mut sizes: Vec<u64> = Vec::new();
     loop {
+        let Some(fsm) = machine(stats.generated) else {
+            stats.elapsed = t0.elapsed();
+            let kind = LimitKind::Time;
+            return Err(SearchError::LimitReached { kind, lower_bound: bound, stats });
+        };
         stats.thresholds.push(bound);
-        shared.fsm = machine(stats.generated);
+        shared.fsm = fsm;
         if let Some(p) = &limits.progress {
             p.iteration(bound, shared.generated.load(Ordering::Relaxed));
         }

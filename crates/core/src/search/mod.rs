@@ -8,6 +8,7 @@ mod anytime;
 mod astar;
 pub(crate) mod beam;
 mod bfs;
+mod construct;
 mod ida;
 mod lanes;
 mod progress;

@@ -240,13 +240,24 @@ fn limits_end_with_an_answer_or_a_lower_bound() {
     let p = Problem::new(b.clone(), goal.clone()).unwrap();
     let h = LinearConflict::new(&goal);
     let root = h.estimate(b.cells());
-    // Too few nodes for any answer: the error carries the heuristic's bound at least.
+    // Too few nodes for any search to answer: the board solved edge by edge, said so, with the
+    // heuristic's bound at least.
     let tiny = Limits { max_nodes: Some(50), ..Limits::default() };
-    match anytime(&p, &h, &tiny, &mut |_| {}) {
-        Err(SearchError::LimitReached { kind: LimitKind::Nodes, lower_bound, .. }) => {
+    let mut seen = Vec::new();
+    let near = anytime(&p, &h, &tiny, &mut |i| seen.push(*i)).unwrap();
+    let (end, _) = replay(&b, &near.solution.moves).unwrap();
+    assert_eq!(end, goal);
+    assert!(near.lower_bound >= root && !near.solution.optimal);
+    assert_eq!(seen.iter().map(|i| i.by).collect::<Vec<_>>(), [Method::Constructed]);
+    assert_eq!(seen[0].length, near.solution.len());
+    // A cancel is no limit to answer anyway: the error carries the bound.
+    let cancel = Arc::new(AtomicBool::new(true));
+    let cancelled = Limits { cancel: Some(cancel), ..Limits::default() };
+    match anytime(&p, &h, &cancelled, &mut |_| {}) {
+        Err(SearchError::LimitReached { kind: LimitKind::Cancelled, lower_bound, .. }) => {
             assert!(lower_bound >= root);
         }
-        other => panic!("expected a node limit, got {other:?}"),
+        other => panic!("expected the cancel, got {other:?}"),
     }
     // Room for the first runs: an answer that replays, not claimed optimal.
     let some = Limits { max_stored: Some(200_000), ..Limits::default() };
