@@ -261,6 +261,25 @@ fn mtm_on_a_5x5_is_an_upper_bound_with_a_proven_lower_bound() {
     assert!(stated >= 1 && stated <= text_len, "{run:?}");
 }
 
+/// A time limit too short for the line beams still gets an MTM answer on an 8x8: the board
+/// solved edge by edge, its runs merged into lines, not claimed optimal, with its bound.
+#[test]
+fn mtm_with_a_time_limit_too_short_for_any_search_still_answers() {
+    let run = fifteen(&["random", "--size", "8x8", "--moves", "3000", "--seed", "8"]);
+    let board_text = run.stdout.trim().to_string();
+    let args = ["solve", &board_text, "--metric", "mtm", "--time-limit", "0.001", "--json"];
+    let run = fifteen(&args);
+    assert_eq!(run.code, 0, "{run:?}");
+    let v = json(&run.stdout);
+    assert_eq!(v["optimal"], false, "{v}");
+    let len = v["length"].as_u64().unwrap();
+    let bound = v["lower_bound"].as_u64().unwrap();
+    assert!(bound >= 1 && bound < len, "{v}");
+    let board = Board::parse(&board_text, None).unwrap();
+    let goal = Board::blank_last(board.size());
+    assert_mtm_replays(&board, &goal, v["moves"].as_str().unwrap(), len as usize);
+}
+
 /// On a board without an optimal MTM search, the default answer (beams over line moves, then
 /// single-tile IDA* for the bound) has no more lines than the optimal single-tile answer's runs
 /// merged once IDA* finishes, and its bound is that optimum over the longest slide; `--within`

@@ -635,6 +635,12 @@ fn beams_first(
         }
         Err(_) => {}
     }
+    // A limit too short for any search still gets a path (not after Ctrl-C): the board solved
+    // edge by edge, its runs merged into lines.
+    let cancelled = lim.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+    if best.is_none() && !cancelled {
+        best = Some(fifteen_core::solve_by_edges(problem));
+    }
     stats.elapsed = t0.elapsed();
     match best.and_then(|m| fifteen_core::replay(start, &m).map(|(_, t)| (m, t))) {
         Some((moves, tiles)) => Outcome::Solved(Solution {

@@ -35,5 +35,5 @@ pub use search::{
     Algorithm, BEAM_MAX_KEPT, FIRST_WIDTH, Improvement, LimitKind, Limits, MAX_WIDTH, Method,
     NEAR_MAX_STORED, NearOptimal, ORDERED_MIN_CELLS, Problem, ProgressSnapshot, SearchError,
     SearchProgress, Solution, Stats, anytime, astar, beam_search, bfs, bounded, greedy, ida,
-    ida_lanes, prepare_ida, replay, solve_with, weighted_astar,
+    ida_lanes, prepare_ida, replay, solve_by_edges, solve_with, weighted_astar,
 };

@@ -467,8 +467,7 @@ fn constructed(
     t0: Instant,
     on_improve: &mut (dyn FnMut(&Improvement) + Send),
 ) -> Option<NearOptimal> {
-    let path = super::construct::construct(problem.start(), problem.goal())?;
-    let moves = super::shorten::cut_loops(problem.start(), &path);
+    let moves = super::construct::solve_by_edges(problem);
     let (end, tiles) = super::replay(problem.start(), &moves)?;
     if &end != problem.goal() {
         return None;

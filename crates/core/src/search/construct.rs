@@ -26,6 +26,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
+use super::Problem;
 use crate::board::{Board, MAX_CELLS};
 use crate::moves::Dir;
 
@@ -35,6 +36,27 @@ const WEIGHT: usize = 4;
 
 /// The largest rectangle solved as a whole (3x2: 720 arrangements).
 const FINAL_CELLS: usize = 6;
+
+/// A path from the problem's start to its goal, solved edge by edge as people do by hand, with
+/// its loops cut: milliseconds on any board up to 8x8, two to three times the optimal length.
+/// The anytime searches return it when a limit stops them before any answer; any search's
+/// answer is better.
+///
+/// ```
+/// use fifteen_core::{Board, Problem, Size, replay, solve_by_edges};
+/// let goal = Board::blank_last(Size::new(8, 8).unwrap());
+/// let mut start = goal.clone();
+/// for d in fifteen_core::parse_moves("UUULLLDDDRRR", fifteen_core::Notation::Blank).unwrap() {
+///     start.apply(d);
+/// }
+/// let moves = solve_by_edges(&Problem::new(start.clone(), goal.clone()).unwrap());
+/// assert_eq!(replay(&start, &moves).unwrap().0, goal);
+/// ```
+pub fn solve_by_edges(problem: &Problem) -> Vec<Dir> {
+    // A `Problem` is solvable, so `construct` finds a path.
+    let path = construct(problem.start(), problem.goal()).unwrap_or_default();
+    super::shorten::cut_loops(problem.start(), &path)
+}
 
 /// A path from `start` to `goal` (boards of one size), or `None` if the goal cannot be reached.
 pub(crate) fn construct(start: &Board, goal: &Board) -> Option<Vec<Dir>> {

@@ -23,6 +23,7 @@ pub use astar::{astar, greedy, weighted_astar};
 pub(crate) use beam::Zobrist;
 pub use beam::beam_search;
 pub use bfs::bfs;
+pub use construct::solve_by_edges;
 pub use ida::{ORDERED_MIN_CELLS, ida, prepare_ida};
 pub use lanes::ida_lanes;
 pub use progress::{ProgressSnapshot, SearchProgress};
