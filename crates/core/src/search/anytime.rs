@@ -44,6 +44,10 @@
 //! towards the start. A beam from the other end finds other paths; the two directions share
 //! the shorter answer's length as their bound.
 //!
+//! A limit other than a cancel that stops [`anytime`] before any answer (a narrow beam on an
+//! 8x8 can wander past its depth cap) gets the board solved edge by edge (`construct.rs`, a few
+//! milliseconds), labelled [`Method::Constructed`], rather than no answer.
+//!
 //! Invariants: an answer is only ever replaced by a shorter one; every answer is replayed to
 //! the goal before it is returned; `optimal` is claimed only when the lower bound reaches the
 //! length, and the `F` of [`bounded`] only when the answer is within `F` of the lower bound.
@@ -448,8 +452,8 @@ pub fn anytime<H: Heuristic>(
         Err(SearchError::LimitReached { kind, lower_bound, stats })
             if kind != LimitKind::Cancelled =>
         {
-            constructed(problem, lower_bound, root_h, stats, t0, on_improve)
-                .ok_or(SearchError::LimitReached { kind, lower_bound, stats: Stats::default() })
+            constructed(problem, lower_bound, root_h, stats.clone(), t0, on_improve)
+                .ok_or(SearchError::LimitReached { kind, lower_bound, stats })
         }
         other => other,
     }
