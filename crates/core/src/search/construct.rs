@@ -274,16 +274,20 @@ mod tests {
     use crate::board::Size;
     use crate::search::replay;
 
-    /// A random board of `size` `moves` random blank moves from `goal` (a cheap generator:
-    /// every size, no dependency).
+    /// The next number of a xorshift generator (cheap, every size, no dependency).
+    fn next(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
+    /// A random board `moves` random blank moves from `goal`.
     fn walk(goal: &Board, moves: usize, seed: u64) -> Board {
         let mut b = goal.clone();
         let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
         for _ in 0..moves {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            b.apply(Dir::ALL[(x % 4) as usize]);
+            b.apply(Dir::ALL[(next(&mut x) % 4) as usize]);
         }
         b
     }
@@ -326,10 +330,7 @@ mod tests {
                 // A shuffle; one swap of two tiles (not the blank) fixes an odd permutation.
                 let mut cells = goal.cells().to_vec();
                 for i in (1..cells.len()).rev() {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    cells.swap(i, (x % (i as u64 + 1)) as usize);
+                    cells.swap(i, (next(&mut x) % (i as u64 + 1)) as usize);
                 }
                 let mut start = Board::from_cells(size, &cells).unwrap();
                 if start.solvability(&goal).is_err() {
