@@ -24,6 +24,7 @@
 //! returns replays from the start to the goal (the tests replay it on every size up to 8x8).
 
 use std::cmp::Reverse;
+use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 use super::Problem;
@@ -69,24 +70,22 @@ pub(crate) fn construct(start: &Board, goal: &Board) -> Option<Vec<Dir>> {
     // The rectangle still unsolved: rows top..bottom, columns left..right (ends excluded).
     let (mut top, mut bottom, mut left, mut right) = (0, h, 0, w);
     while (bottom - top) * (right - left) > FINAL_CELLS {
-        if bottom - top >= right - left {
-            let row = if blank_row == top { bottom - 1 } else { top };
-            let cells: Vec<usize> = (left..right).map(|c| row * w + c).collect();
-            work.place_line(&cells)?;
-            if row == top {
-                top += 1;
-            } else {
-                bottom -= 1;
-            }
+        // A row or a column: its first and last (excluded) index, and the goal blank's.
+        let rows = bottom - top >= right - left;
+        let (lo, hi, goal_blank) =
+            if rows { (top, bottom, blank_row) } else { (left, right, blank_col) };
+        let line = if goal_blank == lo { hi - 1 } else { lo };
+        let cells: Vec<usize> = if rows {
+            (left..right).map(|c| line * w + c).collect()
         } else {
-            let col = if blank_col == left { right - 1 } else { left };
-            let cells: Vec<usize> = (top..bottom).map(|r| r * w + col).collect();
-            work.place_line(&cells)?;
-            if col == left {
-                left += 1;
-            } else {
-                right -= 1;
-            }
+            (top..bottom).map(|r| r * w + line).collect()
+        };
+        work.place_line(&cells)?;
+        let (lo, hi) = if rows { (&mut top, &mut bottom) } else { (&mut left, &mut right) };
+        if line == *lo {
+            *lo += 1;
+        } else {
+            *hi -= 1;
         }
     }
     work.finish()?;
@@ -237,7 +236,8 @@ impl Work {
         let mut via: HashMap<u64, (u64, Dir)> = HashMap::new();
         let root = key(&self.cells);
         let mut queue = VecDeque::from([self.cells.clone()]);
-        let mut seen = std::collections::HashSet::from([root]);
+        // The root's entry only marks it seen: the walk back stops there.
+        via.insert(root, (root, Dir::Up));
         while let Some(cells) = queue.pop_front() {
             let k = key(&cells);
             if k == target {
@@ -257,9 +257,8 @@ impl Work {
                 let Some(next) = self.step(blank, d) else { continue };
                 let mut child = cells.clone();
                 child.swap(blank, next);
-                let ck = key(&child);
-                if seen.insert(ck) {
-                    via.insert(ck, (k, d));
+                if let Entry::Vacant(e) = via.entry(key(&child)) {
+                    e.insert((k, d));
                     queue.push_back(child);
                 }
             }
