@@ -28,8 +28,9 @@
 //! and made the machine a fifth smaller but no faster), and it is built straight from the
 //! checked-in trie, whose nodes breadth first are its states (0.15 - 0.5 s on first use, more
 //! than a short search takes: IDA* takes it only after its first 131,072 nodes, building it
-//! on a thread of its own meanwhile, [`Fsm::for_search`], and the anytime search builds it
-//! beside its beams, [`Fsm::warm_up`]). [`Fsm::for_cells`] picks by board alone.
+//! on a thread of its own meanwhile, [`Fsm::for_search`], and the anytime search builds both
+//! machines beside its beams, [`Fsm::warm_up`]; a search with a deadline waits for a build no
+//! later than the deadline, [`Fsm::for_search_by`]). [`Fsm::for_cells`] picks by board alone.
 //!
 //! **Soundness.** Order paths by length, then lexicographically; this order is well-founded.
 //! Replacing a forbidden substring `S` of a legal path by its twin `T` gives a path that is
@@ -93,6 +94,10 @@ const LONG_AFTER: u64 = 1 << 17;
 static SHORT: OnceLock<Fsm> = OnceLock::new();
 static LONG: OnceLock<Fsm> = OnceLock::new();
 
+/// Whether a thread was started to build the short (index 0) and the long (1) machine
+/// ([`Fsm::warm_up`]).
+static STARTED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
+
 /// A deterministic automaton over the four directions that rejects (with [`PRUNE`]) every move
 /// completing a forbidden string.
 #[derive(Debug)]
@@ -145,41 +150,60 @@ impl Fsm {
         Fsm::get()
     }
 
-    /// [`Fsm::for_search`], waiting for the long machine's build (started on a thread of its
-    /// own) no later than `deadline`: `None` if the deadline passes first, so that a search
-    /// with a time limit is not held past it by a build it cannot cut short (0.15 - 0.5 s).
+    /// [`Fsm::for_search`], waiting for the machine's build (started on a thread of its own) no
+    /// later than `deadline`: `None` if the deadline passes first, so that a search with a time
+    /// limit is not held past it by a build it cannot cut short (the short machine takes about
+    /// 20 ms, the long one 0.15 - 0.5 s). Without a deadline, or when no thread can be started,
+    /// the search builds the machine itself, as [`Fsm::for_search`] does.
     pub(crate) fn for_search_by(
         cells: usize,
         generated: u64,
         deadline: Option<Instant>,
     ) -> Option<&'static Fsm> {
-        if let Some(deadline) = deadline
-            && cells >= LONG_FROM_CELLS
-            && generated >= LONG_AFTER
-        {
-            Fsm::warm_up(cells);
-            while LONG.get().is_none() {
-                if Instant::now() >= deadline {
-                    return None;
+        if let Some(deadline) = deadline {
+            let long = cells >= LONG_FROM_CELLS && generated >= LONG_AFTER;
+            let shared = if long { &LONG } else { &SHORT };
+            if shared.get().is_none() {
+                Fsm::warm_up(cells);
+                while shared.get().is_none() && STARTED[usize::from(long)].load(Ordering::Relaxed) {
+                    if Instant::now() >= deadline {
+                        return None;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
                 }
-                std::thread::sleep(Duration::from_millis(1));
             }
         }
         Some(Fsm::for_search(cells, generated))
     }
 
-    /// Starts building the machine of a board of `cells` cells on a thread of its own, for a
-    /// search that will need it later: nothing if it is built already, or if no thread can be
-    /// started (the search then builds it when it needs it).
+    /// Starts building the machines a search on a board of `cells` cells may use, on a thread
+    /// of their own, for a search that will need them later: the short machine, then on boards
+    /// of [`LONG_FROM_CELLS`] cells and more the long one. Nothing for a machine built or being
+    /// built already; if no thread can be started, the search builds what it needs when it
+    /// needs it.
     pub(crate) fn warm_up(cells: usize) {
-        // One thread per machine: a search asks at every iteration until the machine is built.
-        static STARTED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
-        let long = cells >= LONG_FROM_CELLS;
-        let shared = if long { &LONG } else { &SHORT };
-        if shared.get().is_none() && !STARTED[usize::from(long)].swap(true, Ordering::Relaxed) {
-            let started = std::thread::Builder::new().spawn(move || Fsm::for_cells(cells));
-            if started.is_err() {
-                // The search builds it when it needs it; a later call may try again.
+        // At most one build per machine: a search asks at every iteration until it is built.
+        let wanted: &[bool] = if cells >= LONG_FROM_CELLS { &[false, true] } else { &[false] };
+        let todo: Vec<bool> = wanted
+            .iter()
+            .copied()
+            .filter(|&long| {
+                let shared = if long { &LONG } else { &SHORT };
+                shared.get().is_none() && !STARTED[usize::from(long)].swap(true, Ordering::Relaxed)
+            })
+            .collect();
+        if todo.is_empty() {
+            return;
+        }
+        let build = todo.clone();
+        let started = std::thread::Builder::new().spawn(move || {
+            for long in build {
+                let _built = if long { Fsm::long() } else { Fsm::get() };
+            }
+        });
+        if started.is_err() {
+            // The search builds them when it needs them; a later call may try again.
+            for long in todo {
                 STARTED[usize::from(long)].store(false, Ordering::Relaxed);
             }
         }

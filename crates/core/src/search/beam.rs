@@ -45,6 +45,7 @@
 
 use std::time::Instant;
 
+use super::ida::CHECK_EVERY;
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::heuristic::{Heuristic, with_beam_order};
 use crate::huge_pages::HugeBytes;
@@ -599,7 +600,7 @@ pub(crate) fn beam_ranked<H: Heuristic>(
     // The children's states, each stepped in place: a layer's (kept) or a chunk's. The
     // buffer only grows; `used` of its states are this layer's (or chunk's).
     let mut child_states: Vec<H::State> = Vec::new();
-    let mut check_at = limits.max_nodes.map_or(1 << 16, |m| m.min(1 << 16));
+    let mut check_at = limits.max_nodes.map_or(CHECK_EVERY, |m| m.min(CHECK_EVERY));
     let mut stepped: Vec<Stepped> = Vec::with_capacity(4 * CHUNK);
 
     let mut depth = 0u32;
@@ -731,7 +732,7 @@ pub(crate) fn beam_ranked<H: Heuristic>(
                 candidates.push(candidate);
             }
             if stats.generated >= check_at
-                && let Some(kind) = limits.check_count(stats.generated, 1 << 16, &mut check_at)
+                && let Some(kind) = limits.check_count(stats.generated, CHECK_EVERY, &mut check_at)
             {
                 return BeamRun {
                     found: None,

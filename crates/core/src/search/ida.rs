@@ -97,10 +97,12 @@ pub(crate) fn ida_from<H: Heuristic>(
     ida_with(problem, heuristic, limits, None, from)
 }
 
-/// Builds what IDA* on boards of `size` shares between searches, its duplicate-path machine (up
+/// Builds what IDA* on boards of `size` shares between searches, its duplicate-path machines (up
 /// to half a second on boards of 25 cells and more), so that a search started later does not
-/// spend its own time limit on it. A search builds it itself when it is missing.
+/// spend its own time limit on it. A search builds them itself when they are missing.
 pub fn prepare_ida(size: crate::Size) {
+    // Large boards start on the short machine too (`Fsm::for_search`).
+    Fsm::get();
     Fsm::for_cells(size.cells());
 }
 
@@ -148,16 +150,20 @@ pub(crate) fn ida_with<H: Heuristic>(
         None => Fsm::for_search_by(n, generated, limits.deadline),
     };
     let mut stats = Stats { generated: 1, ..Stats::default() };
+    let mut bound = initial_h.max(from);
+    let Some(first) = machine(stats.generated) else {
+        stats.elapsed = t0.elapsed();
+        return Err(SearchError::LimitReached { kind: LimitKind::Time, lower_bound: bound, stats });
+    };
     let mut shared = Shared {
         h: heuristic,
         table: &table,
-        fsm: Fsm::for_search(n, stats.generated),
+        fsm: first,
         limits,
         goal,
         n,
         generated: AtomicU64::new(1),
     };
-    let mut bound = initial_h.max(from);
     // Each subtree's moves and reach in the last iteration, when subtrees are ordered.
     let mut reach: Option<Vec<(Vec<Dir>, u32)>> = (n >= ORDERED_MIN_CELLS).then(Vec::new);
     let mut sizes: Vec<u64> = Vec::new();
