@@ -45,8 +45,7 @@
 
 use std::time::Instant;
 
-use super::ida::CHECK_EVERY;
-use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
+use super::{CHECK_EVERY, LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::heuristic::{Heuristic, with_beam_order};
 use crate::huge_pages::HugeBytes;
 use crate::moves::{Dir, MoveTable, NONE};

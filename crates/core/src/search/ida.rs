@@ -61,7 +61,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
+use super::{CHECK_EVERY, LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::board::MAX_CELLS;
 use crate::heuristic::Heuristic;
 use crate::moves::{Dir, Fsm, MoveTable, NONE, PRUNE};
@@ -222,10 +222,6 @@ pub const ORDERED_MIN_CELLS: usize = 25;
 /// The subtrees an ordered iteration aims for, whatever the thread count (measured best of
 /// 256, 1,024 and 4,096 on the 5x5: `docs/performance.md`).
 const ORDERED_SUBTREES: usize = 1024;
-
-/// How often (in nodes generated) a thread publishes its count and looks at the clock, the
-/// cancel flag and whether an earlier subtree has already found the answer.
-pub(super) const CHECK_EVERY: u64 = 1 << 12;
 
 /// What every thread of a search reads.
 pub(super) struct Shared<'a, H: Heuristic> {

@@ -31,7 +31,8 @@ use std::time::{Duration, Instant};
 
 use std::sync::atomic::Ordering;
 
-use super::ida::{CHECK_EVERY, Grand, Kid, Node, Outcome, Shared, Split, Stepper, settle};
+use super::CHECK_EVERY;
+use super::ida::{Grand, Kid, Node, Outcome, Shared, Split, Stepper, settle};
 use super::{LimitKind, Limits, Problem, SearchError, Solution, Stats};
 use crate::board::MAX_CELLS;
 use crate::heuristic::Heuristic;

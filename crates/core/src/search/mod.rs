@@ -36,6 +36,11 @@ use crate::board::{Board, Unsolvable};
 use crate::heuristic::Heuristic;
 use crate::moves::Dir;
 
+/// How often (in nodes generated) a search looks at the clock and the cancel flag, and IDA*'s
+/// threads publish their counts and look whether an earlier subtree has already found the
+/// answer: a millisecond or less at the slowest searches' rates.
+pub(crate) const CHECK_EVERY: u64 = 1 << 12;
+
 /// A start and a goal of the same size that can reach each other. Searches take this and never
 /// re-check solvability.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,7 +185,9 @@ impl std::fmt::Display for LimitKind {
 }
 
 impl Limits {
-    /// Cheap check of the node limit, and every 64 Ki nodes the clock and the cancel flag.
+    /// Cheap check of the node limit, and every 4 Ki nodes the clock and the cancel flag (a
+    /// large board's A* or MTM nodes come at a few million a second, so a deadline is kept to
+    /// about a millisecond).
     #[inline(always)]
     pub(crate) fn check(&self, generated: u64) -> Option<LimitKind> {
         if let Some(max) = self.max_nodes
@@ -188,7 +195,7 @@ impl Limits {
         {
             return Some(LimitKind::Nodes);
         }
-        if generated & 0xFFFF == 0 {
+        if generated & (CHECK_EVERY - 1) == 0 {
             return self.check_slow();
         }
         None
