@@ -261,6 +261,59 @@ fn mtm_on_a_5x5_is_an_upper_bound_with_a_proven_lower_bound() {
     assert!(stated >= 1 && stated <= text_len, "{run:?}");
 }
 
+/// `--time-limit` holds where the MTM search is optimal too (the 4x4): an antipode (43 lines, the
+/// most: Norskog and Davidson 2010), which walking distance alone takes minutes to prove, gets an
+/// answer of at least 43 lines when the limit comes, not claimed optimal, with a bound of at most
+/// 43; before, the limit was ignored there and the search ran on (here cut by `--timeout`, a
+/// failure). A position four lines from the goal (a BFS here says so) is still proven optimal.
+#[test]
+fn mtm_time_limit_holds_where_the_mtm_search_is_optimal() {
+    let antipode = "1 5 9 13 2 6 10 14 3 7 11 15 4 8 12 0";
+    let board = Board::parse(antipode, None).unwrap();
+    let goal = Board::blank_last(Size::S4X4);
+    let dir = scratch_dir("mtm-time-limit");
+    for threads in ["1", "2"] {
+        let args = [
+            "solve",
+            antipode,
+            "--metric",
+            "mtm",
+            "--no-pdb-build",
+            "--time-limit",
+            "0.5",
+            "--timeout",
+            "60",
+            "--threads",
+            threads,
+            "--json",
+        ];
+        let run = run_in(&dir, &args, "");
+        assert_eq!(run.code, 0, "{run:?}");
+        let v = json(&run.stdout);
+        assert_eq!(
+            (&v["optimal"], &v["algorithm"]),
+            (&serde_json::json!(false), &serde_json::json!("anytime")),
+            "{v}"
+        );
+        let len = v["length"].as_u64().unwrap();
+        let bound = v["lower_bound"].as_u64().unwrap();
+        assert!(len >= 43 && (20..=43).contains(&bound), "{v}");
+        assert_mtm_replays(&board, &goal, v["moves"].as_str().unwrap(), len as usize);
+    }
+    let near_goal = Board::blank_first(Size::S4X4);
+    let dist = mtm_distances(&near_goal, 4);
+    let (cells, _) = dist.iter().find(|(_, d)| **d == 4).unwrap();
+    let board = Board::from_cells(Size::S4X4, cells).unwrap();
+    let line = board.to_line();
+    let args = ["solve", &line, "--goal", "blank-first", "--metric", "mtm", "--no-pdb-build"];
+    let run =
+        run_in(&dir, &[&args[..], &["--time-limit", "5", "--threads", "1", "--json"]].concat(), "");
+    assert_eq!(run.code, 0, "{run:?}");
+    let v = json(&run.stdout);
+    assert_eq!((v["length"].as_u64(), &v["optimal"]), (Some(4), &serde_json::json!(true)), "{v}");
+    assert_mtm_replays(&board, &near_goal, v["moves"].as_str().unwrap(), 4);
+}
+
 /// A time limit too short for the line beams still gets an MTM answer on an 8x8: the board
 /// solved edge by edge, its runs merged into lines, not claimed optimal, with its bound.
 #[test]

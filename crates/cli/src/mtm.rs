@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use fifteen_core::mtm::{
-    COLOUR_PRESET, ColourTable, Colouring, MTM_BEAM_MAX_WIDTH, Metric, MtmHeuristic,
+    COLOUR_PRESET, ColourTable, Colouring, MTM_BEAM_MAX_WIDTH, Metric, MtmBeamAnswer, MtmHeuristic,
     MtmHeuristicKind, SPLIT_PRESET, bfs_mtm, build_colour_table, colour_file, default_4x4_set,
     format_lines, ida_mtm, lines, parse_lines, replay_lines, split_4x4_set, split_file,
     write_colour_table,
@@ -26,7 +26,7 @@ use fifteen_core::mtm::{
 use fifteen_core::pdb::{LoadMode, PdbError};
 use fifteen_core::{
     Algorithm, AnyHeuristic, Board, HeuristicKind, LimitKind, Limits, Problem, SearchError, Size,
-    Solution,
+    Solution, Stats,
 };
 
 use crate::args::{CompareArgs, PdbOpts, SolveArgs, VerifyArgs};
@@ -44,6 +44,12 @@ const MTM_BEAM_TIME: std::time::Duration = std::time::Duration::from_secs(1);
 /// The share of the time limit that [`beams_first`] gives the beams on one thread (MTM IDA*
 /// the rest).
 const BEAM_SHARE: f64 = 0.6;
+
+/// With `--time-limit` on a board whose MTM search is optimal (the 4x4, small boards), the
+/// share of the time that [`beams_first`] gives that search first on one thread: it finishes in
+/// milliseconds on most positions (Korf's 100 take 10 ms each on average), so it should not
+/// wait for the beams; the beams take the rest only when it did not finish.
+const OPTIMAL_FIRST_SHARE: f64 = 0.8;
 
 /// Boards up to this many cells get an optimal MTM search with walking distance alone (the 4x4
 /// gets it with the colour table too).
@@ -444,10 +450,11 @@ fn optimal_search(h: &MtmHeuristic) -> bool {
     }
 }
 
-/// Whether `solve` answers with [`beams_first`]: no optimal MTM search, and no algorithm named
-/// (or `--time-limit`).
+/// Whether `solve` answers with [`beams_first`]: `--time-limit` (an answer by then, optimal
+/// if the MTM search finishes), or no optimal MTM search and no algorithm named.
 fn beams_only(h: &MtmHeuristic, settings: &Settings) -> bool {
-    !optimal_search(h) && (settings.auto_near || settings.near.is_some())
+    matches!(settings.near, Some(NearMode::Anytime(_)))
+        || (!optimal_search(h) && (settings.auto_near || settings.near.is_some()))
 }
 
 /// The single-tile heuristic `solve` builds beside an MTM search: none is needed where the MTM
@@ -554,11 +561,13 @@ pub(crate) fn attempt(problem: &Problem, stm: &AnyHeuristic, settings: &Settings
     }
 }
 
-/// Boards without an optimal MTM search, no algorithm named (or `--time-limit`): beams over
-/// line moves for the time limit (`--time-limit`, else `--timeout`, else a second up to 25
-/// cells and [`near::DEFAULT_TIME_LIMIT`] beyond), and MTM IDA* with line crossings on a thread
-/// beside them (after them, sharing the time by [`BEAM_SHARE`], with `--threads 1`), which
-/// raises the lower bound, or proves an answer optimal when it finishes. The bound is the
+/// Boards without an optimal MTM search and no algorithm named, or `--time-limit` on any board:
+/// beams over line moves for the time limit (`--time-limit`, else `--timeout`, else a second up
+/// to 25 cells and [`near::DEFAULT_TIME_LIMIT`] beyond), and MTM IDA* (with line crossings, or
+/// the board's optimal MTM heuristic) on a thread beside them (with `--threads 1` after them,
+/// sharing the time by [`BEAM_SHARE`], or before them by [`OPTIMAL_FIRST_SHARE`] where it is
+/// the optimal search), which raises the lower bound, or proves an answer optimal when it
+/// finishes (and then stops the beams, or spares them on one thread). The bound is the
 /// largest of that search's, the single-tile estimate over the longest slide and the MTM
 /// estimate. Labelled not optimal unless the answer meets it. A single-tile search first (the
 /// 5x5's default is optimal IDA*, minutes on hard positions) would only give a longer path to
@@ -589,10 +598,25 @@ fn beams_first(
     // MTM IDA* raises the lower bound; an answer it finds is optimal. With two threads or more
     // it runs beside the beams for the whole time, else after them.
     let beside = settings.search_threads >= 2;
-    let ida_limits = Limits { deadline: until(1.0), threads: 1, ..lim.clone() };
+    let optimal_first = !beside && optimal_search(h);
+    let ida_limits = Limits {
+        deadline: until(if optimal_first { OPTIMAL_FIRST_SHARE } else { 1.0 }),
+        threads: 1,
+        ..lim.clone()
+    };
     let beam_limits =
         Limits { deadline: until(if beside { 1.0 } else { BEAM_SHARE }), ..lim.clone() };
-    let (found, ida) = if beside {
+    let (found, ida) = if optimal_first {
+        let ida = ida_mtm(problem, h, &ida_limits);
+        let interrupted = lim.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+        let found = if ida.is_ok() || interrupted {
+            MtmBeamAnswer { moves: None, stats: Stats::default(), width: 0, stopped: None }
+        } else {
+            let beam_limits = Limits { deadline: until(1.0), ..lim.clone() };
+            stm.anytime_mtm(problem, None, MTM_BEAM_MAX_WIDTH, &beam_limits)
+        };
+        (found, ida)
+    } else if beside {
         // An optimal answer from IDA*, or Ctrl-C, stops the beams too.
         let stop_beams = Arc::new(AtomicBool::new(false));
         let beam_limits = Limits { cancel: Some(Arc::clone(&stop_beams)), ..beam_limits };

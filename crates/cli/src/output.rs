@@ -128,6 +128,10 @@ impl Record {
                     if !s.optimal {
                         r.lower_bound = Some(s.initial_h);
                     }
+                    // `--time-limit` runs the MTM beams with IDA* (`mtm::beams_first`).
+                    if matches!(settings.near, Some(crate::near::NearMode::Anytime(_))) {
+                        r.algorithm = "anytime".to_string();
+                    }
                 }
                 r.tiles = Some(s.tiles.clone());
                 r.nodes = s.stats.generated;
