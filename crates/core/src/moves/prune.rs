@@ -98,6 +98,11 @@ static LONG: OnceLock<Fsm> = OnceLock::new();
 /// ([`Fsm::warm_up`]).
 static STARTED: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
 
+/// The shared long machine's cell (`long`), or the short one's.
+fn shared(long: bool) -> &'static OnceLock<Fsm> {
+    if long { &LONG } else { &SHORT }
+}
+
 /// A deterministic automaton over the four directions that rejects (with [`PRUNE`]) every move
 /// completing a forbidden string.
 #[derive(Debug)]
@@ -162,10 +167,11 @@ impl Fsm {
     ) -> Option<&'static Fsm> {
         if let Some(deadline) = deadline {
             let long = cells >= LONG_FROM_CELLS && generated >= LONG_AFTER;
-            let shared = if long { &LONG } else { &SHORT };
-            if shared.get().is_none() {
+            if shared(long).get().is_none() {
                 Fsm::warm_up(cells);
-                while shared.get().is_none() && STARTED[usize::from(long)].load(Ordering::Relaxed) {
+                while shared(long).get().is_none()
+                    && STARTED[usize::from(long)].load(Ordering::Relaxed)
+                {
                     if Instant::now() >= deadline {
                         return None;
                     }
@@ -188,8 +194,8 @@ impl Fsm {
             .iter()
             .copied()
             .filter(|&long| {
-                let shared = if long { &LONG } else { &SHORT };
-                shared.get().is_none() && !STARTED[usize::from(long)].swap(true, Ordering::Relaxed)
+                shared(long).get().is_none()
+                    && !STARTED[usize::from(long)].swap(true, Ordering::Relaxed)
             })
             .collect();
         if todo.is_empty() {
